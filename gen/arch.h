@@ -1,0 +1,51 @@
+/* arch.h -- GPU architecture sets.
+ *
+ * Owns: the arch syntax of cugen.ini (90, sm_90, 90a, 100f, compute_90,
+ * all, all-major, native), the `ptx` key, checking archs against what the
+ * toolkit supports, and the build subset chosen by a profile or --archs.
+ */
+#ifndef CUGEN_ARCH_H
+#define CUGEN_ARCH_H
+
+#include <glib.h>
+
+#include "config.h"
+
+/* One virtual architecture and what is generated from it. */
+typedef struct {
+	int num;        /* 90 for compute_90 / sm_90 / sm_90a */
+	char suffix;    /* 0, 'a' or 'f' */
+	gboolean sass;  /* sm_NN code */
+	gboolean ptx;   /* compute_NN PTX embedded */
+} Arch;
+
+typedef struct {
+	GArray *archs;  /* Arch, sorted by (num, suffix) */
+} ArchSet;
+
+/* "90", "90a": the arch name without prefix. */
+char *arch_id(const Arch *a);
+/* "sm_90a" (sass) or "compute_90a" (PTX-only arch). */
+char *arch_image_name(const Arch *a);
+
+/* Resolve a setting (archs + ptx) against the GPU codes a toolkit supports
+ * (sm_NN strings) and, for `native`, the local GPUs. */
+ArchSet *archset_resolve(const Setting *archs, const Setting *ptx,
+			 GPtrArray *supported, GError **err);
+/* The subset of set named by sel (a list of arch names); NULL sel = all.
+ * Archs named in sel but not in set are skipped (other targets may have
+ * them); archset_check_selection() reports names in no set at all. */
+ArchSet *archset_select(const ArchSet *set, const Setting *sel);
+gboolean archset_check_selection(const Setting *sel, GPtrArray *sets, GError **err);
+gboolean archset_equal(const ArchSet *a, const ArchSet *b);
+void archset_free(ArchSet *s);
+/* The -gencode flags nvcc needs for the set. */
+void archset_gencode(const ArchSet *s, GPtrArray *argv);
+/* "75 80 90" for messages. */
+char *archset_describe(const ArchSet *s);
+
+/* Query the local GPUs' compute capabilities ("90"); NULL with an error
+ * when none can be found. */
+GPtrArray *arch_query_native(GError **err);
+
+#endif

@@ -1,0 +1,11 @@
+/* commands.h -- the entry point of each cugen subcommand (argv[0] is the
+ * command name). Each returns the process exit status. */
+#ifndef CUGEN_COMMANDS_H
+#define CUGEN_COMMANDS_H
+
+int cmd_setup(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
+int cmd_depdiff(int argc, char **argv);
+
+#endif

@@ -1,0 +1,1336 @@
+/* config.c -- cugen.ini to a validated Config; see config.h.
+ *
+ * Three layers: (1) raw sections and entries with their line numbers, read
+ * by inih through a line-counting reader that also strips inline comments;
+ * (2) the chosen [profile] and the -D overrides applied to the raw entries;
+ * (3) validation into typed values. Every user mistake becomes one
+ * "FILE:LINE: error: ..." message.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <ini.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+#define CMDLINE "<command line>"
+#define MAX_LINE (64 * 1024)
+
+/* ---- known sections and keys ---- */
+
+static const char *const project_keys[] = { "name", "version", NULL };
+static const char *const cuda_keys[] = {
+	"archs", "ptx", "mode", "lto", "std", "flags", "host_flags",
+	"module_id", "cudart", NULL
+};
+static const char *const toolchain_keys[] = {
+	"cuda", "cc", "cxx", "ccbin", "ar", "objcopy", "launcher", "cache",
+	"target", "cflags", "cxxflags", "ldflags", NULL
+};
+static const char *const target_keys[] = {
+	"type", "sources", "include", "defines", "libs", "deps", "cuda_flags",
+	"archs", "ptx", "mode", "lto", "host_flags", "cflags", "cxxflags",
+	"ldflags", "devrt", "pic", NULL
+};
+static const char *const profile_own_keys[] = {
+	"jobs", "memory", "job_memory", "archs", "split", "threads",
+	"split_compile", NULL
+};
+static const char *const section_names[] = {
+	"project", "cuda", "toolchain", "target", "profile", NULL
+};
+
+typedef enum { SEC_PROJECT, SEC_CUDA, SEC_TOOLCHAIN, SEC_TARGET, SEC_PROFILE } SecKind;
+
+typedef struct {
+	char *key;
+	char *value;
+	Loc loc;
+} Entry;
+
+typedef struct {
+	SecKind kind;
+	char *name;       /* target/profile name, else NULL */
+	Loc loc;
+	GPtrArray *entries; /* Entry* */
+} Section;
+
+typedef struct {
+	const char *file;       /* interned path for messages */
+	const char *data;
+	gsize len, pos;
+	int line;               /* number of the line last handed to inih */
+	gboolean continuation;  /* that line continues the previous value */
+	gboolean had_entry;     /* an entry was seen in the current section */
+	GPtrArray *sections;    /* Section* */
+	GError *error;          /* first error */
+	GPtrArray *lines;       /* char*: the raw lines (for inih's errors) */
+} Reader;
+
+static void entry_free(gpointer p)
+{
+	Entry *e = p;
+	g_free(e->key);
+	g_free(e->value);
+	g_free(e);
+}
+
+static void section_free(gpointer p)
+{
+	Section *s = p;
+	g_free(s->name);
+	g_ptr_array_free(s->entries, TRUE);
+	g_free(s);
+}
+
+static const char *const *keys_for(SecKind k)
+{
+	switch (k) {
+	case SEC_PROJECT: return project_keys;
+	case SEC_CUDA: return cuda_keys;
+	case SEC_TOOLCHAIN: return toolchain_keys;
+	case SEC_TARGET: return target_keys;
+	case SEC_PROFILE: return profile_own_keys;
+	}
+	return NULL;
+}
+
+static gboolean in_list(const char *w, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(w, *list) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+static void reader_fail(Reader *r, int line, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+static void reader_fail(Reader *r, int line, const char *fmt, ...)
+{
+	if (r->error)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	cg_error_at(&r->error, r->file, line, "%s", m);
+	g_free(m);
+}
+
+static gboolean valid_name(const char *s)
+{
+	if (!*s)
+		return FALSE;
+	for (const char *p = s; *p; p++)
+		if (!g_ascii_isalnum(*p) && !strchr("_.+-", *p))
+			return FALSE;
+	return TRUE;
+}
+
+/* A "[...]" line: open a new section. */
+static void section_line(Reader *r, const char *text)
+{
+	const char *end = strchr(text, ']');
+	if (!end) {
+		reader_fail(r, r->line, "unterminated section header (missing ']')");
+		return;
+	}
+	for (const char *p = end + 1; *p; p++)
+		if (!g_ascii_isspace(*p)) {
+			reader_fail(r, r->line, "unexpected text after ']' in section header");
+			return;
+		}
+	char *inner = g_strstrip(g_strndup(text + 1, end - text - 1));
+	char **w = g_strsplit_set(inner, " \t", -1);
+	GPtrArray *words = g_ptr_array_new();
+	for (char **p = w; *p; p++)
+		if (**p)
+			g_ptr_array_add(words, *p);
+	Section *s = g_new0(Section, 1);
+	s->loc = (Loc){ r->file, r->line };
+	s->entries = g_ptr_array_new_with_free_func(entry_free);
+	const char *kind = words->len ? g_ptr_array_index(words, 0) : "";
+	gboolean ok = TRUE;
+	if (strcmp(kind, "project") == 0) s->kind = SEC_PROJECT;
+	else if (strcmp(kind, "cuda") == 0) s->kind = SEC_CUDA;
+	else if (strcmp(kind, "toolchain") == 0) s->kind = SEC_TOOLCHAIN;
+	else if (strcmp(kind, "target") == 0) s->kind = SEC_TARGET;
+	else if (strcmp(kind, "profile") == 0) s->kind = SEC_PROFILE;
+	else {
+		const char *hint = cg_suggest(kind, section_names);
+		if (hint)
+			reader_fail(r, r->line, "unknown section [%s]; did you mean [%s]?", inner, hint);
+		else
+			reader_fail(r, r->line, "unknown section [%s] (known: project, cuda, toolchain, target NAME, profile NAME)", inner);
+		ok = FALSE;
+	}
+	if (ok) {
+		gboolean named = s->kind == SEC_TARGET || s->kind == SEC_PROFILE;
+		if (named && words->len != 2) {
+			reader_fail(r, r->line, "section [%s] needs exactly one name: [%s NAME]", inner, kind);
+			ok = FALSE;
+		} else if (!named && words->len != 1) {
+			reader_fail(r, r->line, "section [%s] takes no name", kind);
+			ok = FALSE;
+		} else if (named) {
+			s->name = g_strdup(g_ptr_array_index(words, 1));
+			if (!valid_name(s->name)) {
+				reader_fail(r, r->line, "invalid %s name '%s' (use letters, digits, '_', '.', '+', '-')", kind, s->name);
+				ok = FALSE;
+			}
+		}
+	}
+	if (ok) {
+		/* Duplicate sections are mistakes. */
+		for (guint i = 0; i < r->sections->len; i++) {
+			Section *o = g_ptr_array_index(r->sections, i);
+			if (o->kind == s->kind && g_strcmp0(o->name, s->name) == 0) {
+				reader_fail(r, r->line, "duplicate section [%s] (first at line %d)", inner, o->loc.line);
+				ok = FALSE;
+				break;
+			}
+		}
+	}
+	if (ok)
+		g_ptr_array_add(r->sections, s);
+	else
+		section_free(s);
+	r->had_entry = FALSE;
+	g_ptr_array_free(words, TRUE);
+	g_strfreev(w);
+	g_free(inner);
+}
+
+/* Cut an inline comment: ';' or '#' after whitespace, outside "quotes". */
+static void strip_inline_comment(char *s)
+{
+	gboolean quoted = FALSE;
+	for (char *p = s; *p; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (!quoted && (*p == ';' || *p == '#') &&
+			 (p == s || g_ascii_isspace(p[-1]))) {
+			*p = '\0';
+			return;
+		}
+	}
+}
+
+/* inih's reader: hands over one line at a time, so we know its number. */
+static char *read_line(char *buf, int size, void *stream)
+{
+	Reader *r = stream;
+	if (r->pos >= r->len)
+		return NULL;
+	const char *start = r->data + r->pos;
+	const char *nl = memchr(start, '\n', r->len - r->pos);
+	gsize n = nl ? (gsize)(nl - start) : r->len - r->pos;
+	r->pos += n + (nl ? 1 : 0);
+	r->line++;
+	char *text = g_strndup(start, n);
+	g_ptr_array_add(r->lines, g_strdup(text));
+	if (n && text[n - 1] == '\r')
+		text[n - 1] = '\0';
+	if (strlen(text) != n - (n && start[n - 1] == '\r')) {
+		reader_fail(r, r->line, "NUL byte in line");
+		text[0] = '\0';
+	}
+	if (n + 2 >= (gsize)size || n >= MAX_LINE) {
+		reader_fail(r, r->line, "line too long (%" G_GSIZE_FORMAT " bytes; at most %d)", n, MAX_LINE);
+		text[0] = '\0';
+	}
+	const char *t = text;
+	while (*t == ' ' || *t == '\t')
+		t++;
+	gboolean comment = *t == ';' || *t == '#';
+	if (comment || !*t) {
+		text[0] = '\0';
+		r->continuation = FALSE;
+	} else if (*t == '[') {
+		if (t != text && r->had_entry) {
+			r->continuation = TRUE;
+		} else {
+			section_line(r, t);
+			r->continuation = FALSE;
+			/* inih still sees the header to track its own section. */
+		}
+	} else {
+		r->continuation = t != text && r->had_entry;
+		strip_inline_comment(text);
+	}
+	g_strlcpy(buf, text, size);
+	g_strlcat(buf, "\n", size);
+	g_free(text);
+	return buf;
+}
+
+static int on_entry(void *user, const char *section, const char *name, const char *value)
+{
+	Reader *r = user;
+	if (r->error)
+		return 1;
+	if (r->sections->len == 0) {
+		reader_fail(r, r->line, "'%s' before any section (start with [project])", name);
+		return 1;
+	}
+	Section *s = g_ptr_array_index(r->sections, r->sections->len - 1);
+	if (r->continuation) {
+		Entry *e = g_ptr_array_index(s->entries, s->entries->len - 1);
+		char *v = g_strconcat(e->value, " ", value, NULL);
+		g_free(e->value);
+		e->value = v;
+		return 1;
+	}
+	if (!*name) {
+		reader_fail(r, r->line, "missing key name before '='");
+		return 1;
+	}
+	const char *const *keys = keys_for(s->kind);
+	gboolean known = in_list(name, keys);
+	if (!known && s->kind == SEC_PROFILE)
+		known = in_list(name, cuda_keys) || in_list(name, toolchain_keys);
+	if (!known) {
+		const char *hint = cg_suggest(name, keys);
+		if (!hint && s->kind == SEC_PROFILE)
+			hint = cg_suggest(name, cuda_keys);
+		if (!hint && s->kind == SEC_PROFILE)
+			hint = cg_suggest(name, toolchain_keys);
+		const char *sec = section_names[s->kind];
+		if (hint)
+			reader_fail(r, r->line, "unknown key '%s' in [%s%s%s]; did you mean '%s'?",
+				    name, sec, s->name ? " " : "", s->name ? s->name : "", hint);
+		else
+			reader_fail(r, r->line, "unknown key '%s' in [%s%s%s]", name,
+				    sec, s->name ? " " : "", s->name ? s->name : "");
+		return 1;
+	}
+	for (guint i = 0; i < s->entries->len; i++) {
+		Entry *o = g_ptr_array_index(s->entries, i);
+		if (strcmp(o->key, name) == 0) {
+			reader_fail(r, r->line, "duplicate key '%s' (first at line %d)", name, o->loc.line);
+			return 1;
+		}
+	}
+	Entry *e = g_new0(Entry, 1);
+	e->key = g_strdup(name);
+	e->value = g_strdup(value);
+	e->loc = (Loc){ r->file, r->line };
+	g_ptr_array_add(s->entries, e);
+	r->had_entry = TRUE;
+	(void)section;
+	return 1;
+}
+
+/* Why inih rejected a line. */
+static void explain_line(Reader *r, int line)
+{
+	const char *raw = (line >= 1 && (guint)line <= r->lines->len)
+		? g_ptr_array_index(r->lines, line - 1) : "";
+	while (*raw == ' ' || *raw == '\t')
+		raw++;
+	if (*raw == '[')
+		reader_fail(r, line, "malformed section header");
+	else
+		reader_fail(r, line, "expected 'key = value'");
+}
+
+static GPtrArray *read_ini(const char *path, const char *shown, GError **err)
+{
+	gsize len = 0;
+	GError *e = NULL;
+	char *data = NULL;
+	struct stat sb;
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		cg_error(err, "'%s' is a directory, not an INI file", shown);
+		return NULL;
+	}
+	if (!g_file_get_contents(path, &data, &len, &e)) {
+		cg_error(err, "cannot read '%s': %s", shown, e->message);
+		g_error_free(e);
+		return NULL;
+	}
+	Reader r = { 0 };
+	r.file = g_intern_string(shown);
+	r.data = data;
+	r.len = len;
+	r.sections = g_ptr_array_new_with_free_func(section_free);
+	r.lines = g_ptr_array_new_with_free_func(g_free);
+
+	/* Bytes that are not UTF-8: name the line. */
+	const char *bad = NULL;
+	if (!g_utf8_validate(data, len, &bad) && bad && *bad) {
+		int line = 1;
+		for (const char *p = data; p < bad; p++)
+			line += *p == '\n';
+		cg_error_at(err, r.file, line, "invalid UTF-8 byte 0x%02x", (guchar)*bad);
+		goto fail;
+	}
+	ini_max_line = MAX_LINE + 4;
+	ini_allow_inline_comments = 0;
+	ini_allow_multiline = 1;
+	int rc = ini_parse_stream(read_line, &r, on_entry, &r);
+	if (rc > 0 && !r.error)
+		explain_line(&r, rc);
+	else if (rc < 0 && !r.error)
+		cg_error(&r.error, "cannot parse '%s'", shown);
+	if (r.error) {
+		g_propagate_error(err, r.error);
+		goto fail;
+	}
+	g_ptr_array_free(r.lines, TRUE);
+	g_free(data);
+	return r.sections;
+fail:
+	g_ptr_array_free(r.lines, TRUE);
+	g_ptr_array_free(r.sections, TRUE);
+	g_free(data);
+	return NULL;
+}
+
+/* ---- lookups on the raw model ---- */
+
+static Section *find_section(GPtrArray *secs, SecKind k, const char *name)
+{
+	for (guint i = 0; i < secs->len; i++) {
+		Section *s = g_ptr_array_index(secs, i);
+		if (s->kind == k && g_strcmp0(s->name, name) == 0)
+			return s;
+	}
+	return NULL;
+}
+
+static Entry *find_entry(Section *s, const char *key)
+{
+	if (!s)
+		return NULL;
+	for (guint i = 0; i < s->entries->len; i++) {
+		Entry *e = g_ptr_array_index(s->entries, i);
+		if (strcmp(e->key, key) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static void set_entry(Section *s, const char *key, const char *value, Loc loc)
+{
+	Entry *e = find_entry(s, key);
+	if (!e) {
+		e = g_new0(Entry, 1);
+		e->key = g_strdup(key);
+		g_ptr_array_add(s->entries, e);
+	}
+	g_free(e->value);
+	e->value = g_strdup(value);
+	e->loc = loc;
+}
+
+static Section *ensure_section(GPtrArray *secs, SecKind k, const char *name, Loc loc)
+{
+	Section *s = find_section(secs, k, name);
+	if (!s) {
+		s = g_new0(Section, 1);
+		s->kind = k;
+		s->name = g_strdup(name);
+		s->loc = loc;
+		s->entries = g_ptr_array_new_with_free_func(entry_free);
+		g_ptr_array_add(secs, s);
+	}
+	return s;
+}
+
+/* ---- -D SECTION.KEY=VALUE ---- */
+
+static gboolean apply_define(GPtrArray *secs, const char *def, GError **err)
+{
+	const char *eq = strchr(def, '=');
+	if (!eq) {
+		cg_usage_error(err, "-D %s: expected SECTION.KEY=VALUE", def);
+		return FALSE;
+	}
+	char *lhs = g_strndup(def, eq - def);
+	const char *value = eq + 1;
+	char **parts = g_strsplit(lhs, ".", 3);
+	guint n = g_strv_length(parts);
+	gboolean ok = FALSE;
+	Loc loc = { g_intern_static_string(CMDLINE), 0 };
+	const char *sec = parts[0] ? parts[0] : "";
+	if ((strcmp(sec, "target") == 0 || strcmp(sec, "profile") == 0) && n == 3) {
+		SecKind k = sec[0] == 't' ? SEC_TARGET : SEC_PROFILE;
+		const char *const *keys = keys_for(k);
+		gboolean known = in_list(parts[2], keys) ||
+			(k == SEC_PROFILE && (in_list(parts[2], cuda_keys) || in_list(parts[2], toolchain_keys)));
+		Section *s = find_section(secs, k, parts[1]);
+		if (!known) {
+			const char *hint = cg_suggest(parts[2], keys);
+			cg_usage_error(err, "-D %s: unknown key '%s' in [%s]%s%s%s", def, parts[2], sec,
+				       hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
+		} else if (!s && k == SEC_TARGET) {
+			cg_usage_error(err, "-D %s: no target '%s' in the project", def, parts[1]);
+		} else {
+			if (!s)
+				s = ensure_section(secs, k, parts[1], loc);
+			set_entry(s, parts[2], value, loc);
+			ok = TRUE;
+		}
+	} else if (n == 2 && (strcmp(sec, "project") == 0 || strcmp(sec, "cuda") == 0 ||
+			      strcmp(sec, "toolchain") == 0)) {
+		SecKind k = sec[0] == 'p' ? SEC_PROJECT : sec[0] == 'c' ? SEC_CUDA : SEC_TOOLCHAIN;
+		const char *const *keys = keys_for(k);
+		if (!in_list(parts[1], keys)) {
+			const char *hint = cg_suggest(parts[1], keys);
+			cg_usage_error(err, "-D %s: unknown key '%s' in [%s]%s%s%s", def, parts[1], sec,
+				       hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
+		} else {
+			set_entry(ensure_section(secs, k, NULL, loc), parts[1], value, loc);
+			ok = TRUE;
+		}
+	} else {
+		cg_usage_error(err, "-D %s: expected project.KEY, cuda.KEY, toolchain.KEY, target.NAME.KEY or profile.NAME.KEY", def);
+	}
+	g_strfreev(parts);
+	g_free(lhs);
+	return ok;
+}
+
+static gboolean from_cmdline(Loc loc)
+{
+	return loc.line == 0 && strcmp(loc.file, CMDLINE) == 0;
+}
+
+/* ---- typed values ---- */
+
+static gboolean parse_bool(const char *v, gboolean *out)
+{
+	const char *yes[] = { "yes", "true", "on", "1", NULL };
+	const char *no[] = { "no", "false", "off", "0", NULL };
+	for (int i = 0; yes[i]; i++)
+		if (g_ascii_strcasecmp(v, yes[i]) == 0)
+			return *out = TRUE, TRUE;
+	for (int i = 0; no[i]; i++)
+		if (g_ascii_strcasecmp(v, no[i]) == 0)
+			return *out = FALSE, TRUE;
+	return FALSE;
+}
+
+/* Error located at an entry (or the command line). */
+static void entry_error(GError **err, const Entry *e, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+static void entry_error(GError **err, const Entry *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	if (from_cmdline(e->loc))
+		cg_error(err, "-D ...%s=%s: %s", e->key, e->value, m);
+	else
+		cg_error_at(err, e->loc.file, e->loc.line, "%s", m);
+	g_free(m);
+}
+
+static gboolean get_choice(Section *s, const char *key, const char *const *choices,
+			   int def, int *out, GError **err)
+{
+	Entry *e = find_entry(s, key);
+	*out = def;
+	if (!e)
+		return TRUE;
+	char *v = g_strstrip(g_strdup(e->value));
+	for (int i = 0; choices[i]; i++)
+		if (strcmp(v, choices[i]) == 0) {
+			*out = i;
+			g_free(v);
+			return TRUE;
+		}
+	GString *c = g_string_new(NULL);
+	for (int i = 0; choices[i]; i++)
+		g_string_append_printf(c, "%s%s", i ? ", " : "", choices[i]);
+	const char *hint = cg_suggest(v, choices);
+	entry_error(err, e, "invalid %s '%s' (expected one of: %s)%s%s%s", key, v, c->str,
+		    hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
+	g_string_free(c, TRUE);
+	g_free(v);
+	return FALSE;
+}
+
+static gboolean get_bool(Section *s, const char *key, gboolean def, gboolean *out, GError **err)
+{
+	Entry *e = find_entry(s, key);
+	*out = def;
+	if (!e)
+		return TRUE;
+	char *v = g_strstrip(g_strdup(e->value));
+	gboolean ok = parse_bool(v, out);
+	if (!ok)
+		entry_error(err, e, "invalid %s '%s' (expected yes or no)", key, v);
+	g_free(v);
+	return ok;
+}
+
+static char *get_str(Section *s, const char *key, const char *def)
+{
+	Entry *e = find_entry(s, key);
+	return g_strdup(e ? e->value : def);
+}
+
+static gboolean get_list(Section *s, const char *key, GPtrArray *out, GError **err)
+{
+	Entry *e = find_entry(s, key);
+	if (!e)
+		return TRUE;
+	GError *le = NULL;
+	if (!cg_split_list(e->value, out, &le)) {
+		entry_error(err, e, "%s", le->message + strlen("error: "));
+		g_error_free(le);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* A flag string must split into words (quotes balanced). */
+static gboolean check_words(Section *s, const char *key, GError **err)
+{
+	Entry *e = find_entry(s, key);
+	if (!e)
+		return TRUE;
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	GError *le = NULL;
+	gboolean ok = cg_split_words(e->value, w, &le);
+	if (!ok) {
+		entry_error(err, e, "%s: unbalanced quotes", key);
+		g_error_free(le);
+	}
+	g_ptr_array_free(w, TRUE);
+	return ok;
+}
+
+static gboolean set_setting(Setting *st, Section *s, const char *key, const Setting *def)
+{
+	Entry *e = find_entry(s, key);
+	if (e) {
+		st->value = g_strdup(e->value);
+		st->loc = e->loc;
+	} else {
+		st->value = g_strdup(def->value);
+		st->loc = def->loc;
+	}
+	return TRUE;
+}
+
+/* Size like 7G, 512M, 1.5G, 2048 (bytes), or "auto". */
+static gboolean valid_size(const char *v)
+{
+	if (strcmp(v, "auto") == 0)
+		return TRUE;
+	char *end = NULL;
+	double d = g_ascii_strtod(v, &end);
+	if (end == v || d <= 0)
+		return FALSE;
+	if (*end && strchr("kKmMgGtT", *end))
+		end++;
+	if (*end == 'i' && end[-1] != '\0')
+		end++;
+	if (*end == 'B' || *end == 'b')
+		end++;
+	return *end == '\0';
+}
+
+static gboolean valid_count(const char *v, gboolean zero_ok)
+{
+	if (strcmp(v, "auto") == 0)
+		return TRUE;
+	if (!*v)
+		return FALSE;
+	for (const char *p = v; *p; p++)
+		if (!g_ascii_isdigit(*p))
+			return FALSE;
+	if (strlen(v) > 6)
+		return FALSE;
+	return zero_ok || atoi(v) > 0;
+}
+
+static const char *const std_values[] = { "c++11", "c++14", "c++17", "c++20", "c++23", NULL };
+static const char *const mode_values[] = { "whole", "rdc", NULL };
+static const char *const split_values[] = { "auto", "arch", "tu", NULL };
+static const char *const type_values[] = { "executable", "static", "shared", "object", NULL };
+static const char *const modid_values[] = { "relative", "absolute", NULL };
+static const char *const cudart_values[] = { "static", "shared", "none", NULL };
+
+static gboolean lang_of(const char *path, Lang *l)
+{
+	const char *dot = strrchr(path, '.');
+	if (!dot)
+		return FALSE;
+	if (strcmp(dot, ".cu") == 0) *l = LANG_CUDA;
+	else if (strcmp(dot, ".c") == 0) *l = LANG_C;
+	else if (strcmp(dot, ".cpp") == 0 || strcmp(dot, ".cc") == 0 ||
+		 strcmp(dot, ".cxx") == 0 || strcmp(dot, ".C") == 0) *l = LANG_CXX;
+	else
+		return FALSE;
+	return TRUE;
+}
+
+const char *lang_name(Lang l)
+{
+	return l == LANG_CUDA ? "cuda" : l == LANG_C ? "c" : "c++";
+}
+
+const char *target_type_name(TargetType t)
+{
+	return type_values[t];
+}
+
+static gint cmp_strp(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static gboolean has_glob_chars(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+static gboolean path_is_dir(const char *p)
+{
+	struct stat sb;
+	return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+static gboolean path_is_file(const char *p)
+{
+	struct stat sb;
+	return stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+static void source_free(gpointer p)
+{
+	Source *s = p;
+	g_free(s->rel);
+	g_free(s->abs);
+	g_free(s);
+}
+
+/* sources = ...: globs expanded (sorted), each file checked. */
+static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GError **err)
+{
+	GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
+	GError *le = NULL;
+	gboolean ok = TRUE;
+	if (!cg_split_list(e->value, words, &le)) {
+		entry_error(err, e, "sources: %s", le->message + strlen("error: "));
+		g_error_free(le);
+		g_ptr_array_free(words, TRUE);
+		return FALSE;
+	}
+	if (words->len == 0) {
+		entry_error(err, e, "target '%s' has an empty 'sources' list", t->name);
+		ok = FALSE;
+	}
+	for (guint i = 0; ok && i < words->len; i++) {
+		const char *w = g_ptr_array_index(words, i);
+		if (strchr(w, '\n') || strchr(w, '\r')) {
+			entry_error(err, e, "source path contains a newline");
+			ok = FALSE;
+			break;
+		}
+		char *abs = cg_path_join(c->srcdir, w);
+		GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+		if (has_glob_chars(w)) {
+			glob_t g;
+			int rc = glob(abs, GLOB_NOSORT, NULL, &g);
+			if (rc == 0) {
+				for (size_t k = 0; k < g.gl_pathc; k++)
+					if (path_is_file(g.gl_pathv[k]))
+						g_ptr_array_add(files, cg_path_norm(g.gl_pathv[k]));
+			}
+			if (rc == 0)
+				globfree(&g);
+			g_ptr_array_sort(files, cmp_strp);
+			if (files->len == 0) {
+				entry_error(err, e, "glob '%s' matches no file", w);
+				ok = FALSE;
+			}
+			char *dir = g_path_get_dirname(abs);
+			if (!g_ptr_array_find_with_equal_func(c->glob_dirs, dir, g_str_equal, NULL))
+				g_ptr_array_add(c->glob_dirs, dir);
+			else
+				g_free(dir);
+		} else {
+			if (!path_is_file(abs)) {
+				if (path_is_dir(abs))
+					entry_error(err, e, "source '%s' is a directory", w);
+				else
+					entry_error(err, e, "source file '%s' not found", w);
+				ok = FALSE;
+			} else {
+				g_ptr_array_add(files, g_strdup(abs));
+			}
+		}
+		for (guint k = 0; ok && k < files->len; k++) {
+			const char *f = g_ptr_array_index(files, k);
+			Lang lang;
+			char *rel = cg_relpath(f, c->srcdir);
+			if (!lang_of(f, &lang)) {
+				entry_error(err, e, "'%s' is not a source file (expected .cu, .c, .cpp, .cc, .cxx)", rel);
+				ok = FALSE;
+			} else if (g_hash_table_contains(owner, f)) {
+				Target *o = g_hash_table_lookup(owner, f);
+				if (o == t)
+					entry_error(err, e, "source '%s' is listed twice in target '%s'", rel, t->name);
+				else
+					entry_error(err, e, "source '%s' is already in target '%s' (line %d)",
+						    rel, o->name, o->loc.line);
+				ok = FALSE;
+			} else {
+				Source *s = g_new0(Source, 1);
+				s->abs = g_strdup(f);
+				s->rel = g_strdup(rel);
+				s->lang = lang;
+				s->loc = e->loc;
+				g_ptr_array_add(t->sources, s);
+				g_hash_table_insert(owner, s->abs, t);
+			}
+			g_free(rel);
+		}
+		g_ptr_array_free(files, TRUE);
+		g_free(abs);
+	}
+	g_ptr_array_free(words, TRUE);
+	return ok;
+}
+
+static void target_free(gpointer p)
+{
+	Target *t = p;
+	g_free(t->name);
+	g_ptr_array_free(t->sources, TRUE);
+	g_ptr_array_free(t->include, TRUE);
+	g_ptr_array_free(t->defines, TRUE);
+	g_ptr_array_free(t->libs, TRUE);
+	g_ptr_array_free(t->deps, TRUE);
+	g_free(t->archs.value);
+	g_free(t->ptx.value);
+	g_free(t->cuda_flags);
+	g_free(t->host_flags);
+	g_free(t->cflags);
+	g_free(t->cxxflags);
+	g_free(t->ldflags);
+	g_free(t);
+}
+
+static char *join_flags(const char *a, const char *b)
+{
+	if (!a || !*a)
+		return g_strdup(b ? b : "");
+	if (!b || !*b)
+		return g_strdup(a);
+	return g_strconcat(a, " ", b, NULL);
+}
+
+static const char *const reserved_targets[] = {
+	"all", "clean", "build.ninja", "obj", "help", "install", NULL
+};
+
+static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **err)
+{
+	Target *t = g_new0(Target, 1);
+	t->name = g_strdup(s->name);
+	t->loc = s->loc;
+	t->index = c->targets->len;
+	t->sources = g_ptr_array_new_with_free_func(source_free);
+	t->include = g_ptr_array_new_with_free_func(g_free);
+	t->defines = g_ptr_array_new_with_free_func(g_free);
+	t->libs = g_ptr_array_new_with_free_func(g_free);
+	t->deps = g_ptr_array_new();
+	g_ptr_array_add(c->targets, t);
+	g_hash_table_insert(c->by_name, t->name, t);
+
+	if (in_list(t->name, reserved_targets) || g_str_has_prefix(t->name, "arch-")) {
+		cg_error_at(err, s->loc.file, s->loc.line, "target name '%s' is reserved", t->name);
+		return FALSE;
+	}
+	int v;
+	Entry *type = find_entry(s, "type");
+	if (!type) {
+		cg_error_at(err, s->loc.file, s->loc.line, "target '%s' has no 'type' (executable, static, shared or object)", t->name);
+		return FALSE;
+	}
+	if (!get_choice(s, "type", type_values, 0, &v, err))
+		return FALSE;
+	t->type = v;
+	Entry *src = find_entry(s, "sources");
+	if (!src) {
+		cg_error_at(err, s->loc.file, s->loc.line, "target '%s' has no 'sources'", t->name);
+		return FALSE;
+	}
+	if (!read_sources(c, t, src, owner, err))
+		return FALSE;
+
+	GPtrArray *inc = g_ptr_array_new_with_free_func(g_free);
+	gboolean ok = get_list(s, "include", inc, err);
+	for (guint i = 0; ok && i < inc->len; i++) {
+		char *abs = cg_path_join(c->srcdir, g_ptr_array_index(inc, i));
+		if (!path_is_dir(abs)) {
+			entry_error(err, find_entry(s, "include"), "include directory '%s' not found",
+				    (char *)g_ptr_array_index(inc, i));
+			g_free(abs);
+			ok = FALSE;
+		} else {
+			g_ptr_array_add(t->include, abs);
+		}
+	}
+	g_ptr_array_free(inc, TRUE);
+	if (!ok)
+		return FALSE;
+	if (!get_list(s, "defines", t->defines, err) || !get_list(s, "libs", t->libs, err))
+		return FALSE;
+	for (guint i = 0; i < t->defines->len; i++) {
+		const char *d = g_ptr_array_index(t->defines, i);
+		if (!g_ascii_isalpha(d[0]) && d[0] != '_') {
+			entry_error(err, find_entry(s, "defines"), "invalid define '%s' (expected NAME or NAME=VALUE)", d);
+			return FALSE;
+		}
+	}
+	for (guint i = 0; i < t->libs->len; i++) {
+		const char *l = g_ptr_array_index(t->libs, i);
+		if (g_str_has_prefix(l, "-l")) {
+			entry_error(err, find_entry(s, "libs"), "write library '%s' without '-l' (libs = %s)", l, l + 2);
+			return FALSE;
+		}
+	}
+	Setting cuda_archs = c->archs, cuda_ptx = c->ptx;
+	set_setting(&t->archs, s, "archs", &cuda_archs);
+	set_setting(&t->ptx, s, "ptx", &cuda_ptx);
+	if (!get_choice(s, "mode", mode_values, c->mode, &v, err))
+		return FALSE;
+	t->mode = v;
+	if (!get_bool(s, "lto", c->lto, &t->lto, err) ||
+	    !get_bool(s, "devrt", FALSE, &t->devrt, err) ||
+	    !get_bool(s, "pic", t->type == TGT_SHARED, &t->pic, err))
+		return FALSE;
+	if (t->type == TGT_SHARED && !t->pic) {
+		entry_error(err, find_entry(s, "pic"), "a shared library needs pic = yes");
+		return FALSE;
+	}
+	if (t->lto && t->mode != MODE_RDC) {
+		Entry *e = find_entry(s, "lto");
+		if (e)
+			entry_error(err, e, "lto = yes needs mode = rdc");
+		else
+			cg_error_at(err, s->loc.file, s->loc.line, "lto = yes needs mode = rdc");
+		return FALSE;
+	}
+	const char *const flag_keys[] = { "cuda_flags", "host_flags", "cflags", "cxxflags", "ldflags", NULL };
+	for (int i = 0; flag_keys[i]; i++)
+		if (!check_words(s, flag_keys[i], err))
+			return FALSE;
+	char *own = get_str(s, "cuda_flags", "");
+	t->cuda_flags = join_flags(c->flags, own);
+	g_free(own);
+	Entry *hf = find_entry(s, "host_flags");
+	t->host_flags = g_strdup(hf ? hf->value : c->host_flags);
+	own = get_str(s, "cflags", "");
+	t->cflags = join_flags(c->cflags, own);
+	g_free(own);
+	own = get_str(s, "cxxflags", "");
+	t->cxxflags = join_flags(c->cxxflags, own);
+	g_free(own);
+	own = get_str(s, "ldflags", "");
+	t->ldflags = join_flags(c->ldflags, own);
+	g_free(own);
+	return TRUE;
+}
+
+static gboolean resolve_deps(Config *c, GPtrArray *secs, GError **err)
+{
+	for (guint i = 0; i < c->targets->len; i++) {
+		Target *t = g_ptr_array_index(c->targets, i);
+		Section *s = find_section(secs, SEC_TARGET, t->name);
+		Entry *e = find_entry(s, "deps");
+		if (!e)
+			continue;
+		GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+		if (!get_list(s, "deps", names, err)) {
+			g_ptr_array_free(names, TRUE);
+			return FALSE;
+		}
+		for (guint k = 0; k < names->len; k++) {
+			const char *n = g_ptr_array_index(names, k);
+			Target *d = g_hash_table_lookup(c->by_name, n);
+			if (!d) {
+				const char **cands = g_new0(const char *, c->targets->len + 1);
+				for (guint j = 0; j < c->targets->len; j++)
+					cands[j] = ((Target *)g_ptr_array_index(c->targets, j))->name;
+				const char *hint = cg_suggest(n, cands);
+				entry_error(err, e, "unknown dependency '%s' of target '%s'%s%s%s", n, t->name,
+					    hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
+				g_free(cands);
+				g_ptr_array_free(names, TRUE);
+				return FALSE;
+			}
+			if (d == t) {
+				entry_error(err, e, "target '%s' depends on itself", t->name);
+				g_ptr_array_free(names, TRUE);
+				return FALSE;
+			}
+			if (d->type == TGT_EXECUTABLE) {
+				entry_error(err, e, "target '%s' cannot depend on executable '%s'", t->name, n);
+				g_ptr_array_free(names, TRUE);
+				return FALSE;
+			}
+			if (g_ptr_array_find(t->deps, d, NULL)) {
+				entry_error(err, e, "dependency '%s' listed twice", n);
+				g_ptr_array_free(names, TRUE);
+				return FALSE;
+			}
+			g_ptr_array_add(t->deps, d);
+		}
+		g_ptr_array_free(names, TRUE);
+	}
+	/* Cycles: depth-first search with colours. */
+	GHashTable *colour = g_hash_table_new(NULL, NULL);
+	GPtrArray *stack = g_ptr_array_new();
+	gboolean ok = TRUE;
+	for (guint i = 0; ok && i < c->targets->len; i++) {
+		Target *root = g_ptr_array_index(c->targets, i);
+		if (g_hash_table_contains(colour, root))
+			continue;
+		/* iterative DFS: stack of (target, next dep index) */
+		GArray *idx = g_array_new(FALSE, FALSE, sizeof(guint));
+		g_ptr_array_add(stack, root);
+		guint zero = 0;
+		g_array_append_val(idx, zero);
+		g_hash_table_insert(colour, root, GINT_TO_POINTER(1));
+		while (ok && stack->len) {
+			Target *t = g_ptr_array_index(stack, stack->len - 1);
+			guint *k = &g_array_index(idx, guint, idx->len - 1);
+			if (*k >= t->deps->len) {
+				g_hash_table_insert(colour, t, GINT_TO_POINTER(2));
+				g_ptr_array_remove_index(stack, stack->len - 1);
+				g_array_remove_index(idx, idx->len - 1);
+				continue;
+			}
+			Target *d = g_ptr_array_index(t->deps, (*k)++);
+			int col = GPOINTER_TO_INT(g_hash_table_lookup(colour, d));
+			if (col == 1) {
+				GString *path = g_string_new(d->name);
+				for (guint j = stack->len; j > 0; j--) {
+					Target *x = g_ptr_array_index(stack, j - 1);
+					g_string_prepend(path, " -> ");
+					g_string_prepend(path, x->name);
+					if (x == d)
+						break;
+				}
+				Section *s = find_section(secs, SEC_TARGET, t->name);
+				entry_error(err, find_entry(s, "deps"), "dependency cycle: %s", path->str);
+				g_string_free(path, TRUE);
+				ok = FALSE;
+			} else if (col == 0) {
+				g_hash_table_insert(colour, d, GINT_TO_POINTER(1));
+				g_ptr_array_add(stack, d);
+				g_array_append_val(idx, zero);
+			}
+		}
+		g_array_free(idx, TRUE);
+		g_ptr_array_set_size(stack, 0);
+	}
+	g_ptr_array_free(stack, TRUE);
+	g_hash_table_destroy(colour);
+	return ok;
+}
+
+static void visit_order(Target *t, GHashTable *seen, GPtrArray *out)
+{
+	if (g_hash_table_contains(seen, t))
+		return;
+	g_hash_table_add(seen, t);
+	for (guint i = 0; i < t->deps->len; i++)
+		visit_order(g_ptr_array_index(t->deps, i), seen, out);
+	g_ptr_array_add(out, t);
+}
+
+GPtrArray *config_target_order(Config *c)
+{
+	GPtrArray *out = g_ptr_array_new();
+	GHashTable *seen = g_hash_table_new(NULL, NULL);
+	for (guint i = 0; i < c->targets->len; i++)
+		visit_order(g_ptr_array_index(c->targets, i), seen, out);
+	g_hash_table_destroy(seen);
+	return out;
+}
+
+/* Apply the chosen profile's [cuda]/[toolchain] keys (not over -D). */
+static gboolean apply_profile(Config *c, GPtrArray *secs, const char *name, GError **err)
+{
+	Section *p = find_section(secs, SEC_PROFILE, name);
+	if (!p) {
+		GString *known = g_string_new(NULL);
+		const char **cands = g_new0(const char *, secs->len + 1);
+		guint n = 0;
+		for (guint i = 0; i < secs->len; i++) {
+			Section *s = g_ptr_array_index(secs, i);
+			if (s->kind == SEC_PROFILE) {
+				g_string_append_printf(known, "%s%s", known->len ? ", " : "", s->name);
+				cands[n++] = s->name;
+			}
+		}
+		const char *hint = cg_suggest(name, cands);
+		if (hint)
+			cg_usage_error(err, "no profile '%s' in %s; did you mean '%s'?", name, c->ini_path, hint);
+		else
+			cg_usage_error(err, "no profile '%s' in %s (profiles: %s)", name, c->ini_path,
+				       known->len ? known->str : "none");
+		g_string_free(known, TRUE);
+		g_free(cands);
+		return FALSE;
+	}
+	Profile *pr = g_new0(Profile, 1);
+	c->profile = pr;
+	pr->name = g_strdup(name);
+	pr->loc = p->loc;
+	Loc here = p->loc;
+	for (guint i = 0; i < p->entries->len; i++) {
+		Entry *e = g_ptr_array_index(p->entries, i);
+		if (in_list(e->key, profile_own_keys))
+			continue;
+		SecKind k = in_list(e->key, cuda_keys) ? SEC_CUDA : SEC_TOOLCHAIN;
+		Section *s = ensure_section(secs, k, NULL, here);
+		Entry *cur = find_entry(s, e->key);
+		if (cur && from_cmdline(cur->loc))
+			continue; /* -D wins over profiles */
+		set_entry(s, e->key, e->value, e->loc);
+	}
+	return TRUE;
+}
+
+static gboolean read_profile(Config *c, GPtrArray *secs, GError **err)
+{
+	Profile *pr = c->profile;
+	Section *p = find_section(secs, SEC_PROFILE, pr->name);
+	struct { const char *key; char **dst; gboolean size; gboolean zero_ok; } keys[] = {
+		{ "jobs", &pr->jobs, FALSE, FALSE },
+		{ "memory", &pr->memory, TRUE, FALSE },
+		{ "job_memory", &pr->job_memory, TRUE, FALSE },
+		{ "threads", &pr->threads, FALSE, TRUE },
+		{ "split_compile", &pr->split_compile, FALSE, TRUE },
+	};
+	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++) {
+		Entry *e = find_entry(p, keys[i].key);
+		char *v = g_strstrip(g_strdup(e ? e->value : "auto"));
+		gboolean ok = keys[i].size ? valid_size(v) : valid_count(v, keys[i].zero_ok);
+		if (!ok) {
+			entry_error(err, e, "invalid %s '%s' (expected %s)", keys[i].key, v,
+				    keys[i].size ? "auto or a size such as 7G or 512M"
+						 : keys[i].zero_ok ? "auto or a number >= 0"
+								   : "auto or a number >= 1");
+			g_free(v);
+			return FALSE;
+		}
+		*keys[i].dst = v;
+	}
+	int v;
+	if (!get_choice(p, "split", split_values, SPLIT_AUTO, &v, err))
+		return FALSE;
+	pr->split = v;
+	Entry *a = find_entry(p, "archs");
+	if (a && !c->build_archs) {
+		c->build_archs = g_new0(Setting, 1);
+		c->build_archs->value = g_strdup(a->value);
+		c->build_archs->loc = a->loc;
+	}
+	return TRUE;
+}
+
+static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt, GError **err)
+{
+	Section *proj = find_section(secs, SEC_PROJECT, NULL);
+	Section *cuda = find_section(secs, SEC_CUDA, NULL);
+	Section *tc = find_section(secs, SEC_TOOLCHAIN, NULL);
+	if (!proj || !find_entry(proj, "name")) {
+		if (proj)
+			cg_error_at(err, proj->loc.file, proj->loc.line, "[project] needs 'name'");
+		else
+			cg_error_at(err, c->ini_path, 1, "missing [project] section (with 'name')");
+		return FALSE;
+	}
+	Entry *ne = find_entry(proj, "name");
+	c->name = g_strstrip(g_strdup(ne->value));
+	if (!valid_name(c->name)) {
+		entry_error(err, ne, "invalid project name '%s' (use letters, digits, '_', '.', '+', '-')", c->name);
+		return FALSE;
+	}
+	c->version = get_str(proj, "version", "");
+
+	Loc dloc = { g_intern_string(c->ini_path), 0 };
+	Setting def_archs = { (char *)"75", dloc }, def_ptx = { (char *)"highest", dloc };
+	set_setting(&c->archs, cuda, "archs", &def_archs);
+	set_setting(&c->ptx, cuda, "ptx", &def_ptx);
+	int v;
+	if (!get_choice(cuda, "mode", mode_values, MODE_WHOLE, &v, err))
+		return FALSE;
+	c->mode = v;
+	if (!get_bool(cuda, "lto", FALSE, &c->lto, err))
+		return FALSE;
+	if (c->lto && c->mode != MODE_RDC) {
+		entry_error(err, find_entry(cuda, "lto"), "lto = yes needs mode = rdc");
+		return FALSE;
+	}
+	if (!get_choice(cuda, "std", std_values, 2, &v, err))
+		return FALSE;
+	c->std = g_strdup(std_values[v]);
+	if (!check_words(cuda, "flags", err) || !check_words(cuda, "host_flags", err))
+		return FALSE;
+	c->flags = get_str(cuda, "flags", "");
+	c->host_flags = get_str(cuda, "host_flags", "");
+	if (!get_choice(cuda, "module_id", modid_values, 0, &v, err))
+		return FALSE;
+	c->module_id_absolute = v == 1;
+	if (!get_choice(cuda, "cudart", cudart_values, CUDART_STATIC, &v, err))
+		return FALSE;
+	c->cudart = v;
+
+	Entry *ce = find_entry(tc, "cuda");
+	if (ce && *ce->value) {
+		c->cuda = cg_path_join(c->srcdir, ce->value);
+		c->cuda_loc = ce->loc;
+	}
+	const char *env_cc = g_getenv("CC"), *env_cxx = g_getenv("CXX");
+	c->cc = get_str(tc, "cc", env_cc && *env_cc ? env_cc : "cc");
+	c->cxx = get_str(tc, "cxx", env_cxx && *env_cxx ? env_cxx : "c++");
+	c->ccbin = get_str(tc, "ccbin", "");
+	c->ar = get_str(tc, "ar", "ar");
+	c->objcopy = get_str(tc, "objcopy", "objcopy");
+	c->launcher = get_str(tc, "launcher", "");
+	c->cache = get_str(tc, "cache", "");
+	c->target_triple = get_str(tc, "target", "");
+	if (!check_words(tc, "cflags", err) || !check_words(tc, "cxxflags", err) ||
+	    !check_words(tc, "ldflags", err) || !check_words(tc, "launcher", err))
+		return FALSE;
+	c->cflags = get_str(tc, "cflags", "");
+	c->cxxflags = get_str(tc, "cxxflags", "");
+	c->ldflags = get_str(tc, "ldflags", "");
+	const char *const triples[] = { "", "x86_64-linux", "sbsa-linux", "aarch64-linux", "ppc64le-linux", NULL };
+	Entry *te = find_entry(tc, "target");
+	if (te && !in_list(g_strstrip(c->target_triple), triples)) {
+		entry_error(err, te, "unknown target '%s' (expected x86_64-linux, sbsa-linux, aarch64-linux or ppc64le-linux)", c->target_triple);
+		return FALSE;
+	}
+
+	if (c->profile->name && !read_profile(c, secs, err))
+		return FALSE;
+	if (opt->archs) {
+		g_free(c->build_archs ? c->build_archs->value : NULL);
+		g_free(c->build_archs);
+		c->build_archs = g_new0(Setting, 1);
+		c->build_archs->value = g_strdup(opt->archs);
+		c->build_archs->loc = (Loc){ g_intern_static_string(CMDLINE), 0 };
+	}
+
+	GHashTable *owner = g_hash_table_new(g_str_hash, g_str_equal);
+	gboolean ok = TRUE;
+	for (guint i = 0; ok && i < secs->len; i++) {
+		Section *s = g_ptr_array_index(secs, i);
+		if (s->kind == SEC_TARGET)
+			ok = read_target(c, s, owner, err);
+		if (s->kind == SEC_PROFILE)
+			g_ptr_array_add(c->profiles, g_strdup(s->name));
+	}
+	g_hash_table_destroy(owner);
+	if (!ok)
+		return FALSE;
+	if (c->targets->len == 0) {
+		cg_error_at(err, c->ini_path, proj->loc.line, "no [target NAME] section: nothing to build");
+		return FALSE;
+	}
+	return resolve_deps(c, secs, err);
+}
+
+Config *config_load(const ConfigOptions *opt, GError **err)
+{
+	Config *c = g_new0(Config, 1);
+	c->ini_path = g_strdup(opt->ini);
+	c->ini_abs = cg_abspath(opt->ini);
+	c->srcdir = g_path_get_dirname(c->ini_abs);
+	c->targets = g_ptr_array_new_with_free_func(target_free);
+	c->by_name = g_hash_table_new(g_str_hash, g_str_equal);
+	c->glob_dirs = g_ptr_array_new_with_free_func(g_free);
+	c->profiles = g_ptr_array_new_with_free_func(g_free);
+
+	GPtrArray *secs = read_ini(c->ini_abs, c->ini_path, err);
+	if (!secs) {
+		config_free(c);
+		return NULL;
+	}
+	gboolean ok = TRUE;
+	for (char **d = opt->defines; ok && d && *d; d++)
+		ok = apply_define(secs, *d, err);
+	if (ok && opt->profile)
+		ok = apply_profile(c, secs, opt->profile, err);
+	if (ok && !c->profile) {
+		/* No profile: every planner setting is "auto". */
+		Profile *pr = g_new0(Profile, 1);
+		pr->jobs = g_strdup("auto");
+		pr->memory = g_strdup("auto");
+		pr->job_memory = g_strdup("auto");
+		pr->threads = g_strdup("auto");
+		pr->split_compile = g_strdup("auto");
+		pr->split = SPLIT_AUTO;
+		c->profile = pr;
+	}
+	if (ok)
+		ok = read_model(c, secs, opt, err);
+	g_ptr_array_free(secs, TRUE);
+	if (!ok) {
+		config_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void config_free(Config *c)
+{
+	if (!c)
+		return;
+	g_free(c->ini_path);
+	g_free(c->ini_abs);
+	g_free(c->srcdir);
+	g_free(c->name);
+	g_free(c->version);
+	g_free(c->archs.value);
+	g_free(c->ptx.value);
+	g_free(c->std);
+	g_free(c->flags);
+	g_free(c->host_flags);
+	g_free(c->cuda);
+	g_free(c->cc);
+	g_free(c->cxx);
+	g_free(c->ccbin);
+	g_free(c->ar);
+	g_free(c->objcopy);
+	g_free(c->launcher);
+	g_free(c->cache);
+	g_free(c->target_triple);
+	g_free(c->cflags);
+	g_free(c->cxxflags);
+	g_free(c->ldflags);
+	if (c->build_archs) {
+		g_free(c->build_archs->value);
+		g_free(c->build_archs);
+	}
+	if (c->profile) {
+		Profile *p = c->profile;
+		g_free(p->name);
+		g_free(p->jobs);
+		g_free(p->memory);
+		g_free(p->job_memory);
+		g_free(p->threads);
+		g_free(p->split_compile);
+		g_free(p);
+	}
+	g_ptr_array_free(c->targets, TRUE);
+	g_hash_table_destroy(c->by_name);
+	g_ptr_array_free(c->glob_dirs, TRUE);
+	g_ptr_array_free(c->profiles, TRUE);
+	g_free(c);
+}

@@ -1,0 +1,118 @@
+/* config.h -- the validated project model read from cugen.ini.
+ *
+ * Owns: reading the INI with inih (with line numbers), the list of known
+ * sections and keys, `-D SECTION.KEY=VALUE` overrides, applying the chosen
+ * [profile], and validating every value into the typed structs below.
+ * Arch names are checked for syntax here and against the toolkit later
+ * (arch.c).
+ */
+#ifndef CUGEN_CONFIG_H
+#define CUGEN_CONFIG_H
+
+#include <glib.h>
+
+/* Where a value came from: a file and line, or the command line (line 0). */
+typedef struct {
+	const char *file; /* interned */
+	int line;
+} Loc;
+
+typedef enum { LANG_CUDA, LANG_C, LANG_CXX } Lang;
+typedef enum { TGT_EXECUTABLE, TGT_STATIC, TGT_SHARED, TGT_OBJECT } TargetType;
+typedef enum { MODE_WHOLE, MODE_RDC } CudaMode;
+typedef enum { SPLIT_AUTO, SPLIT_ARCH, SPLIT_TU } SplitMode;
+typedef enum { CUDART_STATIC, CUDART_SHARED, CUDART_NONE } Cudart;
+
+typedef struct {
+	char *rel;  /* path relative to the project directory, normalised */
+	char *abs;  /* absolute path */
+	Lang lang;
+	Loc loc;    /* the `sources` line that named it */
+} Source;
+
+/* A value as written, with its location: kept for messages and for
+ * resolving archs once the toolkit is known. */
+typedef struct {
+	char *value;
+	Loc loc;
+} Setting;
+
+typedef struct Target Target;
+struct Target {
+	char *name;
+	TargetType type;
+	Loc loc;             /* the [target NAME] line */
+	GPtrArray *sources;  /* Source* */
+	GPtrArray *include;  /* char*: absolute dirs (own) */
+	GPtrArray *defines;  /* char* */
+	GPtrArray *libs;     /* char*: NAME for -lNAME */
+	GPtrArray *deps;     /* Target* (resolved) */
+	Setting *dep_names;  /* as written */
+	/* CUDA settings, already defaulted from [cuda] */
+	Setting archs;       /* the target's project arch set */
+	Setting ptx;
+	CudaMode mode;
+	gboolean lto;
+	gboolean devrt;
+	gboolean pic;
+	char *cuda_flags;    /* [cuda] flags + target cuda_flags */
+	char *host_flags;    /* [cuda] host_flags or the target's */
+	char *cflags, *cxxflags, *ldflags;
+	guint index;         /* position in the file */
+};
+
+typedef struct {
+	char *name;
+	Loc loc;
+	char *jobs;          /* "auto" or a number */
+	char *memory;        /* "auto" or a size */
+	char *job_memory;
+	SplitMode split;
+	char *threads;
+	char *split_compile;
+} Profile;
+
+typedef struct {
+	char *ini_path;      /* as given (for messages) */
+	char *ini_abs;
+	char *srcdir;        /* absolute directory of the INI */
+	char *name, *version;
+	/* [cuda] */
+	Setting archs;       /* the project arch set */
+	Setting ptx;
+	CudaMode mode;
+	gboolean lto;
+	char *std;
+	char *flags;
+	char *host_flags;
+	gboolean module_id_absolute;
+	Cudart cudart;
+	/* [toolchain] */
+	char *cuda, *cc, *cxx, *ccbin, *ar, *objcopy, *launcher, *cache,
+		*target_triple, *cflags, *cxxflags, *ldflags;
+	Loc cuda_loc;
+	/* the selected subset of archs to build, NULL = all */
+	Setting *build_archs;
+	Profile *profile;    /* the chosen profile, or NULL */
+	GPtrArray *targets;  /* Target*, in file order */
+	GHashTable *by_name; /* name -> Target* */
+	GPtrArray *glob_dirs;/* directories that globs read (regenerate on change) */
+	GPtrArray *profiles; /* names of all profiles */
+} Config;
+
+typedef struct {
+	const char *ini;        /* path of cugen.ini */
+	const char *profile;    /* --profile, or NULL */
+	const char *archs;      /* --archs, or NULL */
+	char **defines;         /* -D SECTION.KEY=VALUE, NULL-terminated */
+} ConfigOptions;
+
+Config *config_load(const ConfigOptions *opt, GError **err);
+void config_free(Config *c);
+
+const char *lang_name(Lang l);
+const char *target_type_name(TargetType t);
+/* Topological order of targets: every target after its deps. */
+GPtrArray *config_target_order(Config *c);
+
+#endif

@@ -1,0 +1,1007 @@
+/* edges.c -- the project model as build edges; see edges.h.
+ *
+ * File naming: every TU's outputs share a prefix O = obj/TARGET/SRC, where
+ * SRC is the source's project-relative path with characters outside
+ * [A-Za-z0-9._+-/] replaced (so O needs no quoting anywhere):
+ *   O.cudafe1.cpp O.module_id        fe
+ *   O.sm_80.cubin O.compute_90.ptx   dev, one edge per arch
+ *   O.cudafe1.stub.c                 written by one arch's dev edge
+ *   O.fatbin                         fatbin
+ *   O.host.o O.fatbin.c              host (against a placeholder fatbin)
+ *   O.o                              embed (the final object)
+ * Header tracking: the fe edge records the host view's headers (deps =
+ * gcc); each dev edge records only the headers its device view adds
+ * (`cugen depdiff`), since it already reruns whenever fe reruns. This
+ * keeps .ninja_deps at about one header list per TU.
+ */
+#include "edges.h"
+
+#include <string.h>
+
+#include "pipeline.h"
+#include "util.h"
+
+typedef struct {
+	Target *t;
+	ArchSet *project;      /* the target's pinned arch set */
+	ArchSet *build;        /* the subset built */
+	Pipeline *pipe;        /* NULL without CUDA sources or in tu mode */
+	gboolean tu;           /* one nvcc per TU */
+	gboolean has_cuda;     /* own CUDA sources */
+	gboolean links_cuda;   /* it or a dependency has CUDA code */
+	GPtrArray *nvcc_args;  /* flag set without gencodes (dryrun, tu, compdb) */
+	GPtrArray *includes;   /* -I paths relative to the build dir (own + inherited) */
+	GPtrArray *objects;    /* own object files */
+	char *output;          /* library or executable, NULL for object targets */
+	char *stub_arch;       /* id of the arch whose dev edge writes the stub */
+} TState;
+
+typedef struct {
+	Config *c;
+	Toolkit *tk;
+	const EdgeOptions *opt;
+	Graph *g;
+	GHashTable *state;     /* Target* -> TState* */
+	GHashTable *arch_outs; /* "sm_80" -> GPtrArray* of device outputs */
+	GHashTable *objnames;  /* O prefixes in use */
+	char *cudart_dir;      /* -L for cudart */
+	gboolean relative;     /* the build directory is inside the project */
+} Ctx;
+
+static void tstate_free(gpointer p)
+{
+	TState *s = p;
+	archset_free(s->project);
+	archset_free(s->build);
+	pipeline_free(s->pipe);
+	if (s->nvcc_args)
+		g_ptr_array_free(s->nvcc_args, TRUE);
+	g_ptr_array_free(s->includes, TRUE);
+	g_ptr_array_free(s->objects, TRUE);
+	g_free(s->output);
+	g_free(s->stub_arch);
+	g_free(s);
+}
+
+/* Paths in commands: relative when the build directory is inside the
+ * project (so the checkout's location does not matter), else absolute. */
+static char *rel(Ctx *x, const char *abs)
+{
+	if (x->relative && g_str_has_prefix(abs, x->c->srcdir))
+		return cg_relpath(abs, x->opt->builddir);
+	return g_strdup(abs);
+}
+
+/* ---- rendering templates into rule commands ---- */
+
+static void append_literal(GString *out, const char *s, gsize n)
+{
+	if (!n)
+		return;
+	char *piece = g_strndup(s, n);
+	char *q = cg_sh_quote(piece);
+	for (const char *p = q; *p; p++) {
+		if (*p == '$')
+			g_string_append_c(out, '$');
+		g_string_append_c(out, *p);
+	}
+	g_free(q);
+	g_free(piece);
+}
+
+static void render_arg(GString *out, const char *arg)
+{
+	if (out->len && out->str[out->len - 1] != ' ')
+		g_string_append_c(out, ' ');
+	const char *p = arg;
+	while (*p) {
+		const char *ph = strchr(p, PH);
+		if (!ph) {
+			append_literal(out, p, strlen(p));
+			break;
+		}
+		append_literal(out, p, ph - p);
+		const char *end = strchr(ph + 1, PH);
+		char *name = g_strndup(ph + 1, end - ph - 1);
+		if (strcmp(name, "IN") == 0)
+			g_string_append(out, "${in}");
+		else if (strcmp(name, "OUT") == 0)
+			g_string_append(out, "${out}");
+		else
+			g_string_append_printf(out, "${%s}", name);
+		g_free(name);
+		p = end + 1;
+	}
+}
+
+static void render(GString *out, GPtrArray *argv)
+{
+	for (guint i = 0; i < argv->len; i++)
+		render_arg(out, g_ptr_array_index(argv, i));
+}
+
+static void render_words(GString *out, const char *words)
+{
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	cg_split_words(words, w, NULL);
+	for (guint i = 0; i < w->len; i++)
+		render_arg(out, g_ptr_array_index(w, i));
+	g_ptr_array_free(w, TRUE);
+}
+
+static GPtrArray *copy_argv(GPtrArray *a)
+{
+	GPtrArray *c = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < a->len; i++)
+		g_ptr_array_add(c, g_strdup(g_ptr_array_index(a, i)));
+	return c;
+}
+
+/* Replace a placeholder in every argument. */
+static void subst(GPtrArray *argv, const char *ph, const char *value)
+{
+	for (guint i = 0; i < argv->len; i++) {
+		char *a = g_ptr_array_index(argv, i);
+		if (!strstr(a, ph))
+			continue;
+		char **parts = g_strsplit(a, ph, -1);
+		argv->pdata[i] = g_strjoinv(value, parts);
+		g_strfreev(parts);
+		g_free(a);
+	}
+}
+
+/* ---- names ---- */
+
+static char *obj_prefix(Ctx *x, Target *t, Source *s)
+{
+	GString *o = g_string_new("obj/");
+	g_string_append(o, t->name);
+	g_string_append_c(o, '/');
+	char **parts = g_strsplit(s->rel, "/", -1);
+	for (char **p = parts; *p; p++) {
+		if (p != parts)
+			g_string_append_c(o, '/');
+		if (strcmp(*p, "..") == 0) {
+			g_string_append(o, "__");
+			continue;
+		}
+		for (const char *c = *p; *c; c++)
+			g_string_append_c(o, (g_ascii_isalnum(*c) || strchr("._+-", *c)) ? *c : '_');
+	}
+	g_strfreev(parts);
+	/* Two sources that mangle alike: number the later one. */
+	char *base = g_string_free(o, FALSE);
+	char *name = g_strdup(base);
+	for (int n = 2; g_hash_table_contains(x->objnames, name); n++) {
+		g_free(name);
+		name = g_strdup_printf("%s.%d", base, n);
+	}
+	g_free(base);
+	g_hash_table_add(x->objnames, g_strdup(name));
+	return name;
+}
+
+static void add_arch_out(Ctx *x, const char *arch, const char *path)
+{
+	GPtrArray *v = g_hash_table_lookup(x->arch_outs, arch);
+	if (!v) {
+		v = g_ptr_array_new_with_free_func(g_free);
+		g_hash_table_insert(x->arch_outs, g_strdup(arch), v);
+	}
+	g_ptr_array_add(v, g_strdup(path));
+}
+
+/* ---- nvcc flag sets ---- */
+
+static char *escape_commas(const char *s)
+{
+	GString *o = g_string_new(NULL);
+	for (const char *p = s; *p; p++) {
+		if (*p == ',')
+			g_string_append_c(o, '\\');
+		g_string_append_c(o, *p);
+	}
+	return g_string_free(o, FALSE);
+}
+
+static const char *const forbidden_cuda_flags[] = {
+	"-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code",
+	"--gpu-code", "-c", "--compile", "-o", "--output-file", "-dc", "-rdc",
+	"--relocatable-device-code", "-dlink", "--device-link", "-M", "-MD",
+	"-MMD", "-MF", "--dryrun", "-E", "-x", "-ccbin", "--compiler-bindir",
+	NULL
+};
+
+static gboolean nvcc_args(Ctx *x, TState *s, GError **err)
+{
+	Target *t = s->t;
+	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(a, g_strdup("-c"));
+	if (x->c->ccbin && *x->c->ccbin) {
+		g_ptr_array_add(a, g_strdup("-ccbin"));
+		g_ptr_array_add(a, g_strdup(x->c->ccbin));
+	}
+	if (t->mode == MODE_RDC)
+		g_ptr_array_add(a, g_strdup("-rdc=true"));
+	g_ptr_array_add(a, g_strdup_printf("-std=%s", x->c->std));
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	cg_split_words(t->cuda_flags, w, NULL);
+	for (guint i = 0; i < w->len; i++) {
+		const char *f = g_ptr_array_index(w, i);
+		for (int k = 0; forbidden_cuda_flags[k]; k++) {
+			const char *bad = forbidden_cuda_flags[k];
+			gsize n = strlen(bad);
+			if (strcmp(f, bad) == 0 || (strncmp(f, bad, n) == 0 && f[n] == '=') ||
+			    (n == 5 && strncmp(f, "-arch", 5) == 0)) {
+				cg_error_at(err, t->loc.file, t->loc.line,
+					    "target '%s': flag '%s' in cuda flags is set by cugen (use archs, mode or the build directory instead)",
+					    t->name, f);
+				g_ptr_array_free(w, TRUE);
+				g_ptr_array_free(a, TRUE);
+				return FALSE;
+			}
+		}
+		g_ptr_array_add(a, g_strdup(f));
+	}
+	g_ptr_array_set_size(w, 0);
+	cg_split_words(t->host_flags, w, NULL);
+	if (t->pic)
+		g_ptr_array_add(w, g_strdup("-fPIC"));
+	for (guint i = 0; i < w->len; i++) {
+		g_ptr_array_add(a, g_strdup("-Xcompiler"));
+		g_ptr_array_add(a, escape_commas(g_ptr_array_index(w, i)));
+	}
+	g_ptr_array_free(w, TRUE);
+	for (guint i = 0; i < s->includes->len; i++)
+		g_ptr_array_add(a, g_strconcat("-I", (char *)g_ptr_array_index(s->includes, i), NULL));
+	for (guint i = 0; i < t->defines->len; i++) {
+		char *e = escape_commas(g_ptr_array_index(t->defines, i));
+		g_ptr_array_add(a, g_strconcat("-D", e, NULL));
+		g_free(e);
+	}
+	s->nvcc_args = a;
+	return TRUE;
+}
+
+static GPtrArray *with_gencode(GPtrArray *args, const ArchSet *set)
+{
+	GPtrArray *a = copy_argv(args);
+	GPtrArray *gc = g_ptr_array_new_with_free_func(g_free);
+	archset_gencode(set, gc);
+	/* after -std, before the user's flags, as a user would write it */
+	for (guint i = 0; i < gc->len; i++)
+		g_ptr_array_insert(a, 1 + i + (a->len > 1 && g_str_has_prefix(g_ptr_array_index(a, 1), "-ccbin") ? 2 : 0),
+				   g_strdup(g_ptr_array_index(gc, i)));
+	g_ptr_array_free(gc, TRUE);
+	return a;
+}
+
+/* ---- per-target setup ---- */
+
+static void collect_includes(Ctx *x, Target *t, GPtrArray *out, GHashTable *seen)
+{
+	for (guint i = 0; i < t->include->len; i++) {
+		char *r = rel(x, g_ptr_array_index(t->include, i));
+		if (g_hash_table_contains(seen, r)) {
+			g_free(r);
+			continue;
+		}
+		g_hash_table_add(seen, r);
+		g_ptr_array_add(out, g_strdup(r));
+	}
+	for (guint i = 0; i < t->deps->len; i++)
+		collect_includes(x, g_ptr_array_index(t->deps, i), out, seen);
+}
+
+static gboolean uses_cuda(Target *t)
+{
+	for (guint i = 0; i < t->sources->len; i++)
+		if (((Source *)g_ptr_array_index(t->sources, i))->lang == LANG_CUDA)
+			return TRUE;
+	for (guint i = 0; i < t->deps->len; i++)
+		if (uses_cuda(g_ptr_array_index(t->deps, i)))
+			return TRUE;
+	return FALSE;
+}
+
+static gboolean prepare_target(Ctx *x, Target *t, GError **err)
+{
+	TState *s = g_new0(TState, 1);
+	s->t = t;
+	s->includes = g_ptr_array_new_with_free_func(g_free);
+	s->objects = g_ptr_array_new_with_free_func(g_free);
+	g_hash_table_insert(x->state, t, s);
+	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	collect_includes(x, t, s->includes, seen);
+	g_hash_table_destroy(seen);
+	for (guint i = 0; i < t->sources->len; i++)
+		s->has_cuda |= ((Source *)g_ptr_array_index(t->sources, i))->lang == LANG_CUDA;
+	s->links_cuda = uses_cuda(t);
+	if (!s->has_cuda)
+		return TRUE;
+
+	s->project = archset_resolve(&t->archs, &t->ptx, x->tk->codes, err);
+	if (!s->project)
+		return FALSE;
+	s->build = archset_select(s->project, x->c->build_archs);
+	if (!nvcc_args(x, s, err))
+		return FALSE;
+
+	SplitMode split = x->c->profile->split;
+	s->tu = split == SPLIT_TU;
+	if (!s->tu) {
+		GPtrArray *args = with_gencode(s->nvcc_args, s->project);
+		GError *e = NULL;
+		char *out = toolkit_dryrun(x->tk, args, &e);
+		g_ptr_array_free(args, TRUE);
+		if (!out) {
+			/* nvcc refused the flags: that is the user's to fix. */
+			char *m = g_strdup(e->message + strlen("error: "));
+			g_error_free(e);
+			cg_error_at(err, t->loc.file, t->loc.line, "target '%s': %s", t->name, m);
+			g_free(m);
+			return FALSE;
+		}
+		s->pipe = pipeline_parse(out, &e);
+		g_free(out);
+		if (!s->pipe) {
+			if (split == SPLIT_ARCH) {
+				cg_error(err, "target '%s': split = arch, but %s", t->name, e->message + strlen("error: "));
+				g_error_free(e);
+				return FALSE;
+			}
+			cg_warn("target '%s': falling back to split = tu (one nvcc per TU): %s",
+				t->name, e->message + strlen("error: "));
+			g_error_free(e);
+			s->tu = TRUE;
+		}
+	}
+	if (s->pipe) {
+		/* The arch whose dev edge writes the host stub: the first of the
+		 * project set if built, so a subset build agrees with a full one. */
+		const Arch *first = &g_array_index(s->project->archs, Arch, 0);
+		const Arch *chosen = NULL;
+		for (guint i = 0; i < s->build->archs->len; i++) {
+			const Arch *a = &g_array_index(s->build->archs, Arch, i);
+			if (a->num == first->num && a->suffix == first->suffix)
+				chosen = a;
+		}
+		if (!chosen && s->build->archs->len)
+			chosen = &g_array_index(s->build->archs, Arch, 0);
+		if (chosen)
+			s->stub_arch = arch_id(chosen);
+	}
+	return TRUE;
+}
+
+/* ---- CUDA TUs, split = arch ---- */
+
+static Rule *cu_fe_rule(Ctx *x, TState *s)
+{
+	GString *c = g_string_new(NULL);
+	GPtrArray *pp = copy_argv(s->pipe->host_pp);
+	const char *md[] = { "-MD", "-MF", P_OUT ".d", "-MT", P_OUT };
+	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
+		g_ptr_array_add(pp, g_strdup(md[i]));
+	render(c, pp);
+	g_ptr_array_free(pp, TRUE);
+	g_string_append(c, " && ");
+	render(c, s->pipe->cudafe);
+	g_string_append(c, " && cp ${out}.d ${O}.hdeps && rm -f ${O}.cpp4.ii");
+	Rule *r = graph_rule(x->g, "cuda_fe", c->str, "CUDA fe ${out}", "${out}.d", "gcc", "host");
+	g_string_free(c, TRUE);
+	return r;
+}
+
+static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
+{
+	GString *c = g_string_new(NULL);
+	GPtrArray *pp = copy_argv(pa->pp);
+	char *full = g_strdup_printf(P_O ".%s.full.d", pa->id);
+	const char *md[] = { "-MD", "-MF", full, "-MT", P_OUT };
+	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
+		g_ptr_array_add(pp, g_strdup(md[i]));
+	render(c, pp);
+	g_ptr_array_free(pp, TRUE);
+	g_string_append(c, " && ");
+	char *cugen = cg_sh_quote(x->opt->cugen);
+	g_string_append_printf(c, "%s depdiff ${O}.hdeps ${O}.%s.full.d ${out}.d ${out} && ", cugen, pa->id);
+	g_free(cugen);
+	gboolean writes_stub = s->stub_arch && strcmp(s->stub_arch, pa->id) == 0;
+	GPtrArray *cicc = copy_argv(pa->cicc);
+	char *stub = writes_stub ? g_strdup(P_O ".cudafe1.stub.c") : g_strdup_printf(P_O ".%s.stub.c", pa->id);
+	subst(cicc, P_STUB, stub);
+	g_free(stub);
+	render(c, cicc);
+	g_ptr_array_free(cicc, TRUE);
+	if (a->sass) {
+		g_string_append(c, " &&");
+		render(c, pa->ptxas);
+	}
+	g_string_append_printf(c, " && rm -f ${O}.%s.cpp1.ii ${O}.%s.cudafe1.c ${O}.%s.cudafe1.gpu",
+			       pa->id, pa->id, pa->id);
+	if (!writes_stub)
+		g_string_append_printf(c, " ${O}.%s.stub.c", pa->id);
+	if (a->sass && !a->ptx)
+		g_string_append_printf(c, " ${O}.compute_%s.ptx", pa->id);
+	char *stem = g_strdup_printf("cuda_dev_%s", pa->id);
+	char *name = arch_image_name(a);
+	char *desc = g_strdup_printf("CUDA %s ${out}", name);
+	Rule *r = graph_rule(x->g, stem, c->str, desc, "${out}.d", "gcc", "device");
+	g_free(desc);
+	g_free(name);
+	g_free(stem);
+	g_free(full);
+	g_string_free(c, TRUE);
+	return r;
+}
+
+static Rule *cu_fatbin_rule(Ctx *x, TState *s)
+{
+	GString *c = g_string_new(NULL);
+	render(c, s->pipe->fatbin);
+	for (guint i = 0; i < s->pipe->images->len; i++) {
+		const char *img = g_ptr_array_index(s->pipe->images, i);
+		const char *id = strchr(img, ':') + 1;
+		gboolean built = FALSE;
+		for (guint k = 0; k < s->build->archs->len; k++) {
+			char *bid = arch_id(&g_array_index(s->build->archs, Arch, k));
+			built |= strcmp(bid, id) == 0;
+			g_free(bid);
+		}
+		if (!built)
+			continue;
+		if (g_str_has_prefix(img, "elf:"))
+			g_string_append_printf(c, " --image3=kind=elf,sm=%s,file=${O}.sm_%s.cubin", id, id);
+		else if (g_str_has_prefix(img, "ptx:"))
+			g_string_append_printf(c, " --image3=kind=ptx,sm=%s,file=${O}.compute_%s.ptx", id, id);
+		else
+			g_string_append_printf(c, " --image3=kind=nvvm,sm=%s,file=${O}.compute_%s.ltoir", id, id);
+	}
+	g_string_append(c, " --create=${out}");
+	Rule *r = graph_rule(x->g, "cuda_fatbin", c->str, "CUDA fatbin ${out}", NULL, NULL, NULL);
+	g_string_free(c, TRUE);
+	return r;
+}
+
+static Rule *cu_host_rule(Ctx *x, TState *s)
+{
+	GString *c = g_string_new(NULL);
+	render_arg(c, g_ptr_array_index(s->pipe->fatbin, 0));
+	g_string_append(c, " -64");
+	if (s->pipe->rdc)
+		g_string_append(c, " --device-c");
+	g_string_append(c, " --create=${O}.empty.fatbin --embedded-fatbin=${O}.fatbin.c &&");
+	if (*x->c->launcher)
+		render_words(c, x->c->launcher);
+	render(c, s->pipe->host_cc);
+	Rule *r = graph_rule(x->g, "cuda_host", c->str, "CUDA host ${out}", NULL, NULL, "host");
+	g_string_free(c, TRUE);
+	return r;
+}
+
+static Rule *cu_embed_rule(Ctx *x, TState *s)
+{
+	GString *c = g_string_new(NULL);
+	render_arg(c, x->c->objcopy);
+	g_string_append_printf(c, " --update-section %s=${fatbin} ${in} ${out}",
+			       s->pipe->rdc ? "__nv_relfatbin" : ".nv_fatbin");
+	Rule *r = graph_rule(x->g, "cuda_embed", c->str, "CUDA embed ${out}", NULL, NULL, NULL);
+	g_string_free(c, TRUE);
+	return r;
+}
+
+static char *canon_of(Ctx *x, Source *src)
+{
+	if (x->c->module_id_absolute) {
+		char *r = realpath(src->abs, NULL);
+		char *v = g_strdup(r ? r : src->abs);
+		free(r);
+		return v;
+	}
+	return g_strdup(src->rel);
+}
+
+static void set_tu_vars(Edge *e, const char *O, Source *src, const char *canon)
+{
+	char *b = g_path_get_basename(O);
+	char *f = g_path_get_basename(src->abs);
+	char *qf = cg_sh_quote(f), *qc = cg_sh_quote(canon);
+	edge_var(e, "O", O);
+	if (e->kind == EK_FE || e->kind == EK_DEV) {
+		edge_var(e, "B", b);
+		edge_var(e, "F", qf);
+		edge_var(e, "C", qc);
+	}
+	g_free(qf);
+	g_free(qc);
+	g_free(b);
+	g_free(f);
+}
+
+static void compdb_nvcc(Ctx *x, TState *s, const char *in, const char *out)
+{
+	GString *c = g_string_new(NULL);
+	cg_sh_append(c, x->tk->nvcc);
+	GPtrArray *args = with_gencode(s->nvcc_args, s->build);
+	for (guint i = 0; i < args->len; i++)
+		cg_sh_append(c, g_ptr_array_index(args, i));
+	g_ptr_array_free(args, TRUE);
+	cg_sh_append(c, in);
+	cg_sh_append(c, "-o");
+	cg_sh_append(c, out);
+	graph_compdb(x->g, in, out, c->str);
+	g_string_free(c, TRUE);
+}
+
+static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char *O)
+{
+	char *canon = canon_of(x, src);
+	char *p;
+	Edge *fe = graph_edge(x->g, EK_FE, cu_fe_rule(x, s));
+	fe->target = s->t->name;
+	fe->source = src->rel;
+	p = g_strconcat(O, ".cudafe1.cpp", NULL);
+	edge_out(fe, p);
+	g_free(p);
+	p = g_strconcat(O, ".module_id", NULL);
+	edge_implicit_out(fe, p);
+	g_free(p);
+	edge_in(fe, in);
+	set_tu_vars(fe, O, src, canon);
+
+	Rule *fatbin_rule = cu_fatbin_rule(x, s);
+	Edge *fb = graph_edge(x->g, EK_FATBIN, fatbin_rule);
+	fb->target = s->t->name;
+	fb->source = src->rel;
+	char *fatbin = g_strconcat(O, ".fatbin", NULL);
+	edge_out(fb, fatbin);
+	edge_var(fb, "O", O);
+	char *stub = NULL;
+
+	for (guint i = 0; i < s->build->archs->len; i++) {
+		const Arch *a = &g_array_index(s->build->archs, Arch, i);
+		char *id = arch_id(a);
+		PipeArch *pa = pipeline_arch(s->pipe, id);
+		Edge *d = graph_edge(x->g, EK_DEV, cu_dev_rule(x, s, pa, a));
+		d->target = s->t->name;
+		d->source = src->rel;
+		d->arch = arch_image_name(a);
+		char *out = a->sass ? g_strdup_printf("%s.sm_%s.cubin", O, id)
+				    : g_strdup_printf("%s.compute_%s.ptx", O, id);
+		edge_out(d, out);
+		edge_in(fb, out);
+		add_arch_out(x, d->arch, out);
+		g_free(out);
+		if (a->sass && a->ptx) {
+			char *ptx = g_strdup_printf("%s.compute_%s.ptx", O, id);
+			edge_implicit_out(d, ptx);
+			edge_in(fb, ptx);
+			add_arch_out(x, d->arch, ptx);
+			g_free(ptx);
+		}
+		if (strcmp(id, s->stub_arch) == 0) {
+			stub = g_strconcat(O, ".cudafe1.stub.c", NULL);
+			edge_implicit_out(d, stub);
+		}
+		edge_in(d, in);
+		p = g_strconcat(O, ".module_id", NULL);
+		edge_implicit_in(d, p);
+		g_free(p);
+		set_tu_vars(d, O, src, canon);
+		g_free(id);
+	}
+
+	Edge *h = graph_edge(x->g, EK_HOST, cu_host_rule(x, s));
+	h->target = s->t->name;
+	h->source = src->rel;
+	p = g_strconcat(O, ".host.o", NULL);
+	edge_out(h, p);
+	g_free(p);
+	p = g_strconcat(O, ".fatbin.c", NULL);
+	edge_implicit_out(h, p);
+	g_free(p);
+	p = g_strconcat(O, ".empty.fatbin", NULL);
+	edge_implicit_out(h, p);
+	g_free(p);
+	p = g_strconcat(O, ".cudafe1.cpp", NULL);
+	edge_in(h, p);
+	g_free(p);
+	if (stub)
+		edge_implicit_in(h, stub);
+	set_tu_vars(h, O, src, canon);
+
+	Edge *em = graph_edge(x->g, EK_EMBED, cu_embed_rule(x, s));
+	em->target = s->t->name;
+	em->source = src->rel;
+	char *obj = g_strconcat(O, ".o", NULL);
+	edge_out(em, obj);
+	p = g_strconcat(O, ".host.o", NULL);
+	edge_in(em, p);
+	g_free(p);
+	edge_implicit_in(em, fatbin);
+	edge_var(em, "fatbin", fatbin);
+	g_ptr_array_add(s->objects, obj);
+	compdb_nvcc(x, s, in, obj);
+	g_free(fatbin);
+	g_free(stub);
+	g_free(canon);
+}
+
+/* ---- CUDA TUs, split = tu ---- */
+
+static void cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const char *O)
+{
+	GString *c = g_string_new(NULL);
+	if (*x->c->launcher)
+		render_words(c, x->c->launcher);
+	render_arg(c, x->tk->nvcc);
+	GPtrArray *args = with_gencode(s->nvcc_args, s->build);
+	if (!archset_equal(s->build, s->project)) {
+		/* keep the pinned list when building a subset (SPEC §2) */
+		GString *list = g_string_new(NULL);
+		for (guint i = 0; i < s->project->archs->len; i++) {
+			int n = g_array_index(s->project->archs, Arch, i).num * 10;
+			char *item = g_strdup_printf("%d", n);
+			if (!strstr(list->str, item))
+				g_string_append_printf(list, "%s%s", list->len ? "\\," : "", item);
+			g_free(item);
+		}
+		g_ptr_array_add(args, g_strdup("-U__CUDA_ARCH_LIST__"));
+		g_ptr_array_add(args, g_strdup_printf("-D__CUDA_ARCH_LIST__=%s", list->str));
+		g_string_free(list, TRUE);
+	}
+	for (guint i = 0; i < args->len; i++)
+		render_arg(c, g_ptr_array_index(args, i));
+	g_ptr_array_free(args, TRUE);
+	g_string_append(c, " -MD -MF ${out}.d -MT ${out} ${in} -o ${out}");
+	Rule *r = graph_rule(x->g, "cuda_nvcc", c->str, "CUDA nvcc ${out}", "${out}.d", "gcc", "device");
+	g_string_free(c, TRUE);
+	Edge *e = graph_edge(x->g, EK_NVCC, r);
+	e->target = s->t->name;
+	e->source = src->rel;
+	char *obj = g_strconcat(O, ".o", NULL);
+	edge_out(e, obj);
+	edge_in(e, in);
+	g_ptr_array_add(s->objects, obj);
+	compdb_nvcc(x, s, in, obj);
+}
+
+/* ---- host C/C++ ---- */
+
+static void host_tu(Ctx *x, TState *s, Source *src, const char *in, const char *O)
+{
+	Target *t = s->t;
+	gboolean cxx = src->lang == LANG_CXX;
+	GString *c = g_string_new(NULL);
+	if (*x->c->launcher)
+		render_words(c, x->c->launcher);
+	render_words(c, cxx ? x->c->cxx : x->c->cc);
+	render_words(c, cxx ? t->cxxflags : t->cflags);
+	if (t->pic)
+		render_arg(c, "-fPIC");
+	for (guint i = 0; i < s->includes->len; i++) {
+		char *f = g_strconcat("-I", (char *)g_ptr_array_index(s->includes, i), NULL);
+		render_arg(c, f);
+		g_free(f);
+	}
+	if (s->links_cuda) {
+		/* host code calling the CUDA runtime needs its headers */
+		char *f = g_strconcat("-I", x->tk->root, "/targets/",
+				      *x->c->target_triple ? x->c->target_triple : "x86_64-linux",
+				      "/include", NULL);
+		render_arg(c, f);
+		g_free(f);
+	}
+	for (guint i = 0; i < t->defines->len; i++) {
+		char *f = g_strconcat("-D", (char *)g_ptr_array_index(t->defines, i), NULL);
+		render_arg(c, f);
+		g_free(f);
+	}
+	char *rule_cmd = g_strconcat(c->str, " -MD -MF ${out}.d -c ${in} -o ${out}", NULL);
+	Rule *r = graph_rule(x->g, cxx ? "cxx" : "cc", rule_cmd, cxx ? "CXX ${out}" : "CC ${out}",
+			     "${out}.d", "gcc", "host");
+	Edge *e = graph_edge(x->g, cxx ? EK_CXX : EK_CC, r);
+	e->target = t->name;
+	e->source = src->rel;
+	char *obj = g_strconcat(O, ".o", NULL);
+	edge_out(e, obj);
+	edge_in(e, in);
+	char *full = edge_command(e);
+	graph_compdb(x->g, in, obj, full);
+	g_free(full);
+	g_ptr_array_add(s->objects, obj);
+	g_free(rule_cmd);
+	g_string_free(c, TRUE);
+}
+
+/* ---- archives and links ---- */
+
+static char *output_name(Target *t)
+{
+	switch (t->type) {
+	case TGT_EXECUTABLE: return g_strdup(t->name);
+	case TGT_STATIC: return g_strdup_printf("lib%s.a", t->name);
+	case TGT_SHARED: return g_strdup_printf("lib%s.so", t->name);
+	case TGT_OBJECT: return NULL;
+	}
+	return NULL;
+}
+
+/* Objects of t and of the object targets it depends on (transitively). */
+static void link_objects(Ctx *x, Target *t, GPtrArray *out, GHashTable *seen)
+{
+	if (g_hash_table_contains(seen, t))
+		return;
+	g_hash_table_add(seen, t);
+	TState *s = g_hash_table_lookup(x->state, t);
+	for (guint i = 0; i < s->objects->len; i++)
+		g_ptr_array_add(out, g_strdup(g_ptr_array_index(s->objects, i)));
+	for (guint i = 0; i < t->deps->len; i++) {
+		Target *d = g_ptr_array_index(t->deps, i);
+		if (d->type == TGT_OBJECT)
+			link_objects(x, d, out, seen);
+	}
+}
+
+/* Libraries to link, dependents before their dependencies. */
+static void link_libs(Ctx *x, Target *t, GPtrArray *order, GHashTable *seen)
+{
+	for (guint i = 0; i < t->deps->len; i++) {
+		Target *d = g_ptr_array_index(t->deps, i);
+		link_libs(x, d, order, seen);
+		if ((d->type == TGT_STATIC || d->type == TGT_SHARED) && !g_hash_table_contains(seen, d)) {
+			g_hash_table_add(seen, d);
+			g_ptr_array_add(order, d);
+		}
+	}
+}
+
+static void collect_user_libs(Target *t, GPtrArray *out, GHashTable *seen)
+{
+	for (guint i = 0; i < t->libs->len; i++) {
+		const char *l = g_ptr_array_index(t->libs, i);
+		if (!g_hash_table_contains(seen, l)) {
+			g_hash_table_add(seen, (gpointer)l);
+			g_ptr_array_add(out, (gpointer)l);
+		}
+	}
+	for (guint i = 0; i < t->deps->len; i++)
+		collect_user_libs(g_ptr_array_index(t->deps, i), out, seen);
+}
+
+static void target_output(Ctx *x, TState *s)
+{
+	Target *t = s->t;
+	s->output = output_name(t);
+	if (!s->output)
+		return;
+	GPtrArray *objs = g_ptr_array_new_with_free_func(g_free);
+	GHashTable *seen = g_hash_table_new(NULL, NULL);
+	link_objects(x, t, objs, seen);
+	g_hash_table_destroy(seen);
+	if (t->type == TGT_STATIC) {
+		GString *c = g_string_new("rm -f ${out} &&");
+		render_words(c, x->c->ar);
+		g_string_append(c, " crs ${out} ${in}");
+		Rule *r = graph_rule(x->g, "ar", c->str, "AR ${out}", NULL, NULL, NULL);
+		g_string_free(c, TRUE);
+		Edge *e = graph_edge(x->g, EK_AR, r);
+		e->target = t->name;
+		edge_out(e, s->output);
+		for (guint i = 0; i < objs->len; i++)
+			edge_in(e, g_ptr_array_index(objs, i));
+		g_ptr_array_free(objs, TRUE);
+		return;
+	}
+	GString *c = g_string_new(NULL);
+	render_words(c, x->c->cxx);
+	if (t->type == TGT_SHARED) {
+		g_string_append(c, " -shared");
+		char *soname = g_strdup_printf("-Wl,-soname,%s", s->output);
+		render_arg(c, soname);
+		g_free(soname);
+	}
+	render_words(c, t->ldflags);
+	g_string_append(c, " ${in} ${libs} -o ${out}");
+	GPtrArray *ulibs = g_ptr_array_new();
+	seen = g_hash_table_new(g_str_hash, g_str_equal);
+	collect_user_libs(t, ulibs, seen);
+	g_hash_table_destroy(seen);
+	for (guint i = 0; i < ulibs->len; i++) {
+		char *f = g_strconcat("-l", (char *)g_ptr_array_index(ulibs, i), NULL);
+		render_arg(c, f);
+		g_free(f);
+	}
+	g_ptr_array_free(ulibs, TRUE);
+	if (s->links_cuda && x->c->cudart != CUDART_NONE) {
+		char *L = g_strconcat("-L", x->cudart_dir, NULL);
+		render_arg(c, L);
+		g_free(L);
+		if (x->c->cudart == CUDART_STATIC)
+			g_string_append(c, " -lcudart_static -lrt -lpthread -ldl");
+		else {
+			char *rp = g_strconcat("-Wl,-rpath,", x->cudart_dir, NULL);
+			g_string_append(c, " -lcudart");
+			render_arg(c, rp);
+			g_free(rp);
+		}
+	}
+	Rule *r = graph_rule(x->g, "link", c->str, "LINK ${out}", NULL, NULL, "link");
+	g_string_free(c, TRUE);
+	Edge *e = graph_edge(x->g, EK_LINK, r);
+	e->target = t->name;
+	edge_out(e, s->output);
+	for (guint i = 0; i < objs->len; i++)
+		edge_in(e, g_ptr_array_index(objs, i));
+	g_ptr_array_free(objs, TRUE);
+	/* Libraries of the dependencies, in link order. */
+	GPtrArray *order = g_ptr_array_new();
+	seen = g_hash_table_new(NULL, NULL);
+	link_libs(x, t, order, seen);
+	g_hash_table_destroy(seen);
+	GString *libs = g_string_new(NULL);
+	gboolean shared = FALSE;
+	for (guint i = 0; i < order->len; i++) {
+		TState *ds = g_hash_table_lookup(x->state, g_ptr_array_index(order, i));
+		edge_implicit_in(e, ds->output);
+		cg_sh_append(libs, ds->output);
+		shared |= ds->t->type == TGT_SHARED;
+	}
+	if (shared)
+		cg_sh_append(libs, "-Wl,-rpath,$ORIGIN");
+	edge_var(e, "libs", libs->str);
+	g_string_free(libs, TRUE);
+	g_ptr_array_free(order, TRUE);
+}
+
+static gint cmp_str(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void phony(Ctx *x, const char *name, GPtrArray *ins)
+{
+	Edge *e = graph_edge(x->g, EK_PHONY, NULL);
+	edge_out(e, name);
+	for (guint i = 0; i < ins->len; i++)
+		edge_in(e, g_ptr_array_index(ins, i));
+}
+
+static void regen_edge(Ctx *x)
+{
+	GString *c = g_string_new(NULL);
+	render_arg(c, x->opt->cugen);
+	for (guint i = 0; i < x->opt->regen_args->len; i++)
+		render_arg(c, g_ptr_array_index(x->opt->regen_args, i));
+	Rule *r = graph_rule(x->g, "regen", c->str, "Regenerating build files (cugen.ini changed)", NULL, NULL, "console");
+	r->generator = TRUE;
+	g_string_free(c, TRUE);
+	Edge *e = graph_edge(x->g, EK_REGEN, r);
+	edge_out(e, "build.ninja");
+	char *ini = rel(x, x->c->ini_abs);
+	edge_in(e, ini);
+	g_free(ini);
+	for (guint i = 0; i < x->c->glob_dirs->len; i++) {
+		char *d = rel(x, g_ptr_array_index(x->c->glob_dirs, i));
+		edge_implicit_in(e, d);
+		g_free(d);
+	}
+	edge_implicit_in(e, x->tk->nvcc);
+	edge_implicit_in(e, x->opt->cugen);
+}
+
+void graph_info_clear(GraphInfo *info)
+{
+	g_free(info->archs);
+	memset(info, 0, sizeof *info);
+}
+
+Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *info, GError **err)
+{
+	Ctx x = { 0 };
+	x.c = c;
+	x.tk = tk;
+	x.opt = opt;
+	x.g = graph_new();
+	x.state = g_hash_table_new_full(NULL, NULL, NULL, tstate_free);
+	x.arch_outs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
+	x.objnames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	x.cudart_dir = g_strconcat(tk->root, "/targets/",
+				   *c->target_triple ? c->target_triple : "x86_64-linux", "/lib", NULL);
+	memset(info, 0, sizeof *info);
+	x.relative = g_str_has_prefix(opt->builddir, c->srcdir) &&
+		     (opt->builddir[strlen(c->srcdir)] == '/' || strcmp(c->srcdir, "/") == 0);
+	gboolean ok = TRUE;
+	GPtrArray *order = config_target_order(c);
+
+	for (guint i = 0; ok && i < order->len; i++)
+		ok = prepare_target(&x, g_ptr_array_index(order, i), err);
+	if (ok) {
+		GPtrArray *sets = g_ptr_array_new();
+		for (guint i = 0; i < order->len; i++) {
+			TState *s = g_hash_table_lookup(x.state, g_ptr_array_index(order, i));
+			if (s->project)
+				g_ptr_array_add(sets, s->project);
+		}
+		ok = archset_check_selection(c->build_archs, sets, err);
+		g_ptr_array_free(sets, TRUE);
+	}
+	for (guint i = 0; ok && i < order->len; i++) {
+		Target *t = g_ptr_array_index(order, i);
+		TState *s = g_hash_table_lookup(x.state, t);
+		info->targets++;
+		info->split_tu_targets += s->has_cuda && s->tu;
+		for (guint k = 0; k < t->sources->len; k++) {
+			Source *src = g_ptr_array_index(t->sources, k);
+			char *in = rel(&x, src->abs);
+			char *O = obj_prefix(&x, t, src);
+			if (src->lang == LANG_CUDA) {
+				info->cuda_tus++;
+				if (s->tu)
+					cuda_tu_whole(&x, s, src, in, O);
+				else
+					cuda_tu_arch(&x, s, src, in, O);
+			} else {
+				info->host_tus++;
+				host_tu(&x, s, src, in, O);
+			}
+			g_free(O);
+			g_free(in);
+		}
+		target_output(&x, s);
+	}
+	if (ok) {
+		/* Phony targets: each target, arch-sm_XX, all. */
+		GPtrArray *all = g_ptr_array_new_with_free_func(g_free);
+		for (guint i = 0; i < c->targets->len; i++) {
+			Target *t = g_ptr_array_index(c->targets, i);
+			TState *s = g_hash_table_lookup(x.state, t);
+			GPtrArray *outs = g_ptr_array_new_with_free_func(g_free);
+			if (s->output)
+				g_ptr_array_add(outs, g_strdup(s->output));
+			else
+				for (guint k = 0; k < s->objects->len; k++)
+					g_ptr_array_add(outs, g_strdup(g_ptr_array_index(s->objects, k)));
+			for (guint k = 0; k < outs->len; k++)
+				g_ptr_array_add(all, g_strdup(g_ptr_array_index(outs, k)));
+			if (!s->output || strcmp(s->output, t->name) != 0)
+				phony(&x, t->name, outs);
+			g_ptr_array_free(outs, TRUE);
+		}
+		GPtrArray *archs = g_ptr_array_new();
+		GHashTableIter it;
+		gpointer k, v;
+		g_hash_table_iter_init(&it, x.arch_outs);
+		while (g_hash_table_iter_next(&it, &k, &v))
+			g_ptr_array_add(archs, k);
+		g_ptr_array_sort(archs, cmp_str);
+		GString *desc = g_string_new(NULL);
+		for (guint i = 0; i < archs->len; i++) {
+			const char *a = g_ptr_array_index(archs, i);
+			char *name = g_strconcat("arch-", a, NULL);
+			phony(&x, name, g_hash_table_lookup(x.arch_outs, a));
+			g_free(name);
+			g_string_append_printf(desc, "%s%s", desc->len ? " " : "", a);
+		}
+		info->archs = g_string_free(desc, FALSE);
+		g_ptr_array_free(archs, TRUE);
+		phony(&x, "all", all);
+		g_ptr_array_free(all, TRUE);
+		g_ptr_array_add(x.g->defaults, g_strdup("all"));
+		regen_edge(&x);
+		ok = graph_check_outputs(x.g, err);
+	}
+	g_ptr_array_free(order, TRUE);
+	g_hash_table_destroy(x.state);
+	g_hash_table_destroy(x.arch_outs);
+	g_hash_table_destroy(x.objnames);
+	g_free(x.cudart_dir);
+	if (!ok) {
+		graph_free(x.g);
+		graph_info_clear(info);
+		return NULL;
+	}
+	return x.g;
+}

@@ -1,0 +1,35 @@
+/* edges.h -- turning the project model into build edges.
+ *
+ * Owns: the per-arch CUDA recipe of DESIGN.md as graph edges (fe, dev per
+ * arch, fatbin, host, embed), the split = tu fallback (one nvcc -c per TU),
+ * host C/C++ compiles, archives, links, phony targets (each target,
+ * arch-sm_XX, all), compile_commands.json entries and file naming under
+ * BUILDDIR/obj.
+ */
+#ifndef CUGEN_EDGES_H
+#define CUGEN_EDGES_H
+
+#include "arch.h"
+#include "config.h"
+#include "graph.h"
+#include "toolkit.h"
+
+typedef struct {
+	const char *builddir;   /* absolute */
+	const char *cugen;      /* absolute path of this program */
+	GPtrArray *regen_args;  /* arguments for `cugen setup` on regeneration */
+	gboolean verbose;
+} EdgeOptions;
+
+/* Facts about the graph for the summary line and `cugen plan`. */
+typedef struct {
+	guint cuda_tus, host_tus, targets;
+	guint split_tu_targets;    /* targets built with one nvcc per TU */
+	char *archs;               /* the archs built, e.g. "sm_80 sm_90 compute_90" */
+} GraphInfo;
+
+Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt,
+		   GraphInfo *info, GError **err);
+void graph_info_clear(GraphInfo *info);
+
+#endif

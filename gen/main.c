@@ -1,0 +1,60 @@
+/* main.c -- the cugen command line: picks the subcommand and hands over.
+ *
+ * Owns: subcommand dispatch, `--help` and `--version`. Each command lives
+ * in its own module (setup.c, inspect.c, ...).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "util.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "setup", cmd_setup, "write the build graph (the default command)" },
+	{ "plan", cmd_plan, "print the plan: edges per kind, pools, threads, why" },
+	{ "inspect", cmd_inspect, "list the GPU images in objects, libraries, executables" },
+	{ "depdiff", cmd_depdiff, NULL },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: cugen [COMMAND] [OPTION]...\n"
+		   "Generate a per-GPU-architecture ninja build graph for a CUDA project.\n\n"
+		   "Commands:\n");
+	for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
+		if (commands[i].summary)
+			fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nRun 'cugen COMMAND --help' for the options of a command.\n"
+		   "Report bugs to the cugen issue tracker.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+		printf("cugen %s\n", CUGEN_VERSION);
+		return 0;
+	}
+	if (argc > 1 && argv[1][0] != '-') {
+		for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
+			if (strcmp(argv[1], commands[i].name) == 0)
+				return commands[i].fn(argc - 1, argv + 1);
+		const char *names[G_N_ELEMENTS(commands) + 1];
+		for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
+			names[i] = commands[i].name;
+		names[G_N_ELEMENTS(commands)] = NULL;
+		const char *hint = cg_suggest(argv[1], names);
+		fprintf(stderr, "cugen: error: unknown command '%s'%s%s%s\n", argv[1],
+			hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
+		return 2;
+	}
+	/* No command: setup. */
+	return cmd_setup(argc, argv);
+}

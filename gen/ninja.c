@@ -1,0 +1,153 @@
+/* ninja.c -- build.ninja and compile_commands.json; see ninja.h. */
+#include "ninja.h"
+
+#include <string.h>
+
+#include "util.h"
+
+/* A path in a build line: escape '$', ' ', ':' (ninja_syntax.py). */
+static gboolean put_path(GString *o, const char *p, GError **err)
+{
+	g_string_append_c(o, ' ');
+	for (; *p; p++) {
+		if (*p == '\n' || *p == '\r') {
+			cg_error(err, "path with a newline cannot be written to build.ninja");
+			return FALSE;
+		}
+		if (*p == '$' || *p == ' ' || *p == ':')
+			g_string_append_c(o, '$');
+		g_string_append_c(o, *p);
+	}
+	return TRUE;
+}
+
+static gboolean put_paths(GString *o, GPtrArray *paths, GError **err)
+{
+	for (guint i = 0; i < paths->len; i++)
+		if (!put_path(o, g_ptr_array_index(paths, i), err))
+			return FALSE;
+	return TRUE;
+}
+
+/* A variable value: only '$' (and newlines) matter. */
+static void put_value(GString *o, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '$')
+			g_string_append_c(o, '$');
+		if (*v == '\n')
+			g_string_append(o, "$\n");
+		else
+			g_string_append_c(o, *v);
+	}
+}
+
+GString *ninja_write(const Graph *g, const char *header, GError **err)
+{
+	GString *o = g_string_new(header);
+	if (g->pools->len)
+		g_string_append_c(o, '\n');
+	for (guint i = 0; i < g->pools->len; i++) {
+		Pool *p = g_ptr_array_index(g->pools, i);
+		if (p->why)
+			g_string_append_printf(o, "# %s\n", p->why);
+		g_string_append_printf(o, "pool %s\n  depth = %d\n", p->name, p->depth);
+	}
+	for (guint i = 0; i < g->rules->len; i++) {
+		Rule *r = g_ptr_array_index(g->rules, i);
+		g_string_append_printf(o, "\nrule %s\n  command = %s\n", r->name, r->command);
+		if (r->description)
+			g_string_append_printf(o, "  description = %s\n", r->description);
+		if (r->depfile)
+			g_string_append_printf(o, "  depfile = %s\n", r->depfile);
+		if (r->deps)
+			g_string_append_printf(o, "  deps = %s\n", r->deps);
+		if (r->pool)
+			g_string_append_printf(o, "  pool = %s\n", r->pool);
+		if (r->generator)
+			g_string_append(o, "  generator = 1\n");
+		if (r->restat)
+			g_string_append(o, "  restat = 1\n");
+	}
+	g_string_append_c(o, '\n');
+	for (guint i = 0; i < g->edges->len; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		g_string_append(o, "build");
+		if (!put_paths(o, e->outs, err))
+			goto fail;
+		if (e->implicit_outs->len) {
+			g_string_append(o, " |");
+			if (!put_paths(o, e->implicit_outs, err))
+				goto fail;
+		}
+		g_string_append_printf(o, ": %s", e->rule ? e->rule->name : "phony");
+		if (!put_paths(o, e->ins, err))
+			goto fail;
+		if (e->implicit_ins->len) {
+			g_string_append(o, " |");
+			if (!put_paths(o, e->implicit_ins, err))
+				goto fail;
+		}
+		if (e->order_ins->len) {
+			g_string_append(o, " ||");
+			if (!put_paths(o, e->order_ins, err))
+				goto fail;
+		}
+		g_string_append_c(o, '\n');
+		for (guint k = 0; k + 1 < e->vars->len; k += 2) {
+			g_string_append_printf(o, "  %s = ", (char *)g_ptr_array_index(e->vars, k));
+			put_value(o, g_ptr_array_index(e->vars, k + 1));
+			g_string_append_c(o, '\n');
+		}
+	}
+	if (g->defaults->len) {
+		g_string_append(o, "\ndefault");
+		if (!put_paths(o, g->defaults, err))
+			goto fail;
+		g_string_append_c(o, '\n');
+	}
+	return o;
+fail:
+	g_string_free(o, TRUE);
+	return NULL;
+}
+
+static void json_string(GString *o, const char *s)
+{
+	g_string_append_c(o, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': g_string_append(o, "\\\""); break;
+		case '\\': g_string_append(o, "\\\\"); break;
+		case '\n': g_string_append(o, "\\n"); break;
+		case '\t': g_string_append(o, "\\t"); break;
+		case '\r': g_string_append(o, "\\r"); break;
+		default:
+			if (*p < 0x20)
+				g_string_append_printf(o, "\\u%04x", *p);
+			else
+				g_string_append_c(o, *p);
+		}
+	}
+	g_string_append_c(o, '"');
+}
+
+GString *compdb_write(const Graph *g, const char *builddir)
+{
+	GString *o = g_string_new("[");
+	for (guint i = 0; i < g->compdb->len; i++) {
+		CompdbEntry *c = g_ptr_array_index(g->compdb, i);
+		g_string_append(o, i ? ",\n  {" : "\n  {");
+		g_string_append(o, "\"directory\": ");
+		json_string(o, builddir);
+		g_string_append(o, ", \"file\": ");
+		json_string(o, c->file);
+		g_string_append(o, ", \"output\": ");
+		json_string(o, c->output);
+		g_string_append(o, ", \"command\": ");
+		json_string(o, c->command);
+		g_string_append(o, "}");
+	}
+	g_string_append(o, "\n]\n");
+	return o;
+}

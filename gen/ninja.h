@@ -1,0 +1,16 @@
+/* ninja.h -- writing the graph as build.ninja, and compile_commands.json.
+ *
+ * Owns: ninja's escaping rules ($ , $:, $$; newlines refused), the layout
+ * of build.ninja (header from templates/ninja-header.in, pools, rules,
+ * edges, defaults) and the JSON compilation database.
+ */
+#ifndef CUGEN_NINJA_H
+#define CUGEN_NINJA_H
+
+#include "graph.h"
+
+/* NULL (and err) when a path cannot be written in ninja syntax. */
+GString *ninja_write(const Graph *g, const char *header, GError **err);
+GString *compdb_write(const Graph *g, const char *builddir);
+
+#endif

@@ -1,0 +1,382 @@
+/* pipeline.c -- `nvcc --dryrun` output to command templates; see
+ * pipeline.h. The rewriting is option-aware: each step names the options
+ * whose values are files, and every such value becomes a placeholder. Any
+ * temporary or probe file left over afterwards means nvcc did something we
+ * do not understand, and is an error. */
+#include "pipeline.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "toolkit.h"
+#include "util.h"
+
+static void parch_free(gpointer p)
+{
+	PipeArch *a = p;
+	g_free(a->id);
+	if (a->pp)
+		g_ptr_array_free(a->pp, TRUE);
+	if (a->cicc)
+		g_ptr_array_free(a->cicc, TRUE);
+	if (a->ptxas)
+		g_ptr_array_free(a->ptxas, TRUE);
+	g_free(a);
+}
+
+void pipeline_free(Pipeline *p)
+{
+	if (!p)
+		return;
+	g_free(p->arch_list);
+	g_free(p->math);
+	if (p->host_pp)
+		g_ptr_array_free(p->host_pp, TRUE);
+	if (p->cudafe)
+		g_ptr_array_free(p->cudafe, TRUE);
+	g_ptr_array_free(p->archs, TRUE);
+	g_ptr_array_free(p->images, TRUE);
+	if (p->fatbin)
+		g_ptr_array_free(p->fatbin, TRUE);
+	if (p->host_cc)
+		g_ptr_array_free(p->host_cc, TRUE);
+	g_free(p);
+}
+
+PipeArch *pipeline_arch(Pipeline *p, const char *id)
+{
+	for (guint i = 0; i < p->archs->len; i++) {
+		PipeArch *a = g_ptr_array_index(p->archs, i);
+		if (strcmp(a->id, id) == 0)
+			return a;
+	}
+	return NULL;
+}
+
+static GPtrArray *strv_array(void)
+{
+	return g_ptr_array_new_with_free_func(g_free);
+}
+
+/* Replace the value of an option given as "OPT VALUE" or "OPT=VALUE". */
+static gboolean set_opt(GPtrArray *argv, const char *opt, const char *value)
+{
+	gsize n = strlen(opt);
+	for (guint i = 0; i < argv->len; i++) {
+		char *a = g_ptr_array_index(argv, i);
+		if (strcmp(a, opt) == 0 && i + 1 < argv->len) {
+			g_free(argv->pdata[i + 1]);
+			argv->pdata[i + 1] = g_strdup(value);
+			return TRUE;
+		}
+		if (strncmp(a, opt, n) == 0 && a[n] == '=') {
+			argv->pdata[i] = g_strconcat(opt, "=", value, NULL);
+			g_free(a);
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
+static const char *get_opt(GPtrArray *argv, const char *opt)
+{
+	gsize n = strlen(opt);
+	for (guint i = 0; i < argv->len; i++) {
+		const char *a = g_ptr_array_index(argv, i);
+		if (strcmp(a, opt) == 0 && i + 1 < argv->len)
+			return g_ptr_array_index(argv, i + 1);
+		if (strncmp(a, opt, n) == 0 && a[n] == '=')
+			return a + n + 1;
+	}
+	return NULL;
+}
+
+static gboolean has_arg(GPtrArray *argv, const char *arg)
+{
+	for (guint i = 0; i < argv->len; i++)
+		if (strcmp(g_ptr_array_index(argv, i), arg) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+/* Replace every argument that ends with suffix (a temporary file). */
+static gboolean set_file(GPtrArray *argv, const char *suffix, const char *value)
+{
+	gboolean any = FALSE;
+	for (guint i = 1; i < argv->len; i++) {
+		char *a = g_ptr_array_index(argv, i);
+		if (strstr(a, "tmpxft_") && g_str_has_suffix(a, suffix)) {
+			argv->pdata[i] = g_strdup(value);
+			g_free(a);
+			any = TRUE;
+		}
+	}
+	return any;
+}
+
+static void set_exact(GPtrArray *argv, const char *from, const char *to)
+{
+	for (guint i = 1; i < argv->len; i++) {
+		char *a = g_ptr_array_index(argv, i);
+		if (strcmp(a, from) == 0) {
+			argv->pdata[i] = g_strdup(to);
+			g_free(a);
+		}
+	}
+}
+
+static void remove_prefixed(GPtrArray *argv, const char *prefix)
+{
+	for (guint i = argv->len; i > 1; i--)
+		if (g_str_has_prefix(g_ptr_array_index(argv, i - 1), prefix))
+			g_ptr_array_remove_index(argv, i - 1);
+}
+
+/* Anything nvcc-temporary or probe-named left is not understood. */
+static const char *leftover(GPtrArray *argv)
+{
+	for (guint i = 1; i < argv->len; i++) {
+		const char *a = g_ptr_array_index(argv, i);
+		if (strstr(a, "tmpxft_") || strstr(a, PROBE_NAME) || strstr(a, "@PROBEDIR@"))
+			return a;
+	}
+	return NULL;
+}
+
+static char *tool_path(const char *name, GHashTable *env)
+{
+	const char *dirs[] = { "CICC_PATH", "_HERE_" };
+	for (gsize i = 0; i < G_N_ELEMENTS(dirs); i++) {
+		const char *d = g_hash_table_lookup(env, dirs[i]);
+		if (!d)
+			continue;
+		char *p = g_build_filename(d, name, NULL);
+		if (g_file_test(p, G_FILE_TEST_IS_EXECUTABLE))
+			return p;
+		g_free(p);
+	}
+	return g_strdup(name);
+}
+
+static char *expand_vars(const char *s, GHashTable *env)
+{
+	if (s[0] != '$')
+		return g_strdup(s);
+	const char *slash = strchr(s, '/');
+	char *name = slash ? g_strndup(s + 1, slash - s - 1) : g_strdup(s + 1);
+	const char *v = g_hash_table_lookup(env, name);
+	char *r = v ? g_strconcat(v, slash ? slash : "", NULL) : g_strdup(s);
+	g_free(name);
+	return r;
+}
+
+static char *arch_of_define(GPtrArray *argv)
+{
+	for (guint i = 0; i < argv->len; i++) {
+		const char *a = g_ptr_array_index(argv, i);
+		if (g_str_has_prefix(a, "-D__CUDA_ARCH__="))
+			return g_strdup(a + strlen("-D__CUDA_ARCH__="));
+	}
+	return NULL;
+}
+
+Pipeline *pipeline_parse(const char *dryrun, GError **err)
+{
+	Pipeline *p = g_new0(Pipeline, 1);
+	p->archs = g_ptr_array_new_with_free_func(parch_free);
+	p->images = g_ptr_array_new_with_free_func(g_free);
+	GHashTable *env = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	char **lines = g_strsplit(dryrun, "\n", -1);
+	GPtrArray *pending_pp = NULL; /* device gcc -E waiting for its cicc */
+	gboolean ok = TRUE;
+	GRegex *assign = g_regex_new("^[A-Za-z_][A-Za-z0-9_]*=", 0, 0, NULL);
+
+	for (char **l = lines; ok && *l; l++) {
+		if (!g_str_has_prefix(*l, "#$ "))
+			continue;
+		const char *cmd = *l + 3;
+		if (g_regex_match(assign, cmd, 0, NULL)) {
+			const char *eq = strchr(cmd, '=');
+			g_hash_table_replace(env, g_strndup(cmd, eq - cmd), g_strdup(eq + 1));
+			continue;
+		}
+		int argc = 0;
+		char **v = NULL;
+		if (!g_shell_parse_argv(cmd, &argc, &v, NULL)) {
+			cg_error(err, "cannot parse nvcc --dryrun line: %s", cmd);
+			ok = FALSE;
+			break;
+		}
+		GPtrArray *argv = strv_array();
+		for (int i = 0; i < argc; i++)
+			g_ptr_array_add(argv, expand_vars(v[i], env));
+		g_strfreev(v);
+		char *base = g_path_get_basename(g_ptr_array_index(argv, 0));
+		gboolean tool = strcmp(base, "cicc") == 0 || strcmp(base, "cudafe++") == 0 ||
+				strcmp(base, "ptxas") == 0 || strcmp(base, "fatbinary") == 0;
+		if (tool && !strchr(g_ptr_array_index(argv, 0), '/')) {
+			char *t = tool_path(base, env);
+			g_free(argv->pdata[0]);
+			argv->pdata[0] = t;
+		}
+		GPtrArray *keep = NULL;
+		if (strcmp(base, "rm") == 0) {
+			/* nvcc's cleanup of its temporaries */
+		} else if (strcmp(base, "cudafe++") == 0) {
+			set_opt(argv, "--orig_src_file_name", P_F);
+			set_opt(argv, "--orig_src_path_name", P_C);
+			set_opt(argv, "--gen_c_file_name", P_O ".cudafe1.cpp");
+			set_opt(argv, "--stub_file_name", P_B ".cudafe1.stub.c");
+			set_opt(argv, "--module_id_file_name", P_O ".module_id");
+			set_file(argv, ".cpp4.ii", P_O ".cpp4.ii");
+			keep = p->cudafe = argv;
+		} else if (strcmp(base, "cicc") == 0) {
+			const char *march = get_opt(argv, "-arch");
+			if (!march || !g_str_has_prefix(march, "compute_")) {
+				cg_error(err, "nvcc --dryrun: cicc without -arch compute_NN: %s", cmd);
+				ok = FALSE;
+			} else if (!pending_pp) {
+				cg_error(err, "nvcc --dryrun: cicc without a device preprocess step before it");
+				ok = FALSE;
+			} else {
+				PipeArch *a = g_new0(PipeArch, 1);
+				a->id = g_strdup(march + strlen("compute_"));
+				a->lto = has_arg(argv, "-lto");
+				char *f;
+				set_opt(argv, "--orig_src_file_name", P_F);
+				set_opt(argv, "--orig_src_path_name", P_C);
+				set_opt(argv, "--include_file_name", P_B ".fatbin.c");
+				set_opt(argv, "--module_id_file_name", P_O ".module_id");
+				f = g_strdup_printf(P_O ".%s.cudafe1.c", a->id);
+				set_opt(argv, "--gen_c_file_name", f);
+				g_free(f);
+				set_opt(argv, "--stub_file_name", P_STUB);
+				f = g_strdup_printf(P_O ".%s.cudafe1.gpu", a->id);
+				set_opt(argv, "--gen_device_file_name", f);
+				g_free(f);
+				f = g_strdup_printf(P_O ".%s.cpp1.ii", a->id);
+				set_file(argv, ".cpp1.ii", f);
+				g_free(f);
+				f = g_strdup_printf(P_O ".compute_%s.%s", a->id, a->lto ? "ltoir" : "ptx");
+				set_opt(argv, "-o", f);
+				g_free(f);
+				/* the matching preprocess */
+				f = g_strdup_printf(P_O ".%s.cpp1.ii", a->id);
+				set_opt(pending_pp, "-o", f);
+				g_free(f);
+				a->pp = pending_pp;
+				pending_pp = NULL;
+				const char *bad = leftover(a->pp);
+				if (bad) {
+					cg_error(err, "nvcc --dryrun: unrecognised temporary file '%s' in the device preprocess", bad);
+					ok = FALSE;
+				}
+				a->cicc = argv;
+				keep = argv;
+				g_ptr_array_add(p->archs, a);
+			}
+		} else if (strcmp(base, "ptxas") == 0) {
+			const char *sarch = get_opt(argv, "-arch");
+			PipeArch *a = sarch && g_str_has_prefix(sarch, "sm_")
+				? pipeline_arch(p, sarch + 3) : NULL;
+			if (!a || a->ptxas) {
+				cg_error(err, "nvcc --dryrun: unexpected ptxas step: %s", cmd);
+				ok = FALSE;
+			} else {
+				char *f = g_strdup_printf(P_O ".compute_%s.ptx", a->id);
+				set_file(argv, ".ptx", f);
+				g_free(f);
+				f = g_strdup_printf(P_O ".sm_%s.cubin", a->id);
+				set_opt(argv, "-o", f);
+				g_free(f);
+				a->ptxas = keep = argv;
+				a->sass = TRUE;
+			}
+		} else if (strcmp(base, "fatbinary") == 0) {
+			for (guint i = 0; ok && i < argv->len; i++) {
+				const char *x = g_ptr_array_index(argv, i);
+				if (!g_str_has_prefix(x, "--image3=kind="))
+					continue;
+				char kind[16], sm[16];
+				PipeArch *a = NULL;
+				if (sscanf(x, "--image3=kind=%15[a-z],sm=%15[0-9af],", kind, sm) == 2)
+					a = pipeline_arch(p, sm);
+				if (!a) {
+					cg_error(err, "nvcc --dryrun: unexpected fatbinary image '%s'", x);
+					ok = FALSE;
+					break;
+				}
+				if (strcmp(kind, "ptx") == 0)
+					a->ptx = TRUE;
+				g_ptr_array_add(p->images, g_strdup_printf("%s:%s", kind, sm));
+			}
+			const char *m = get_opt(argv, "--cicc-cmdline");
+			p->math = g_strdup(m ? m : "");
+			remove_prefixed(argv, "--image3=");
+			remove_prefixed(argv, "--embedded-fatbin=");
+			keep = p->fatbin = argv;
+		} else if (has_arg(argv, "-E")) {
+			char *arch = arch_of_define(argv);
+			set_exact(argv, PROBE_NAME ".cu", P_IN);
+			if (arch) {
+				if (pending_pp) {
+					cg_error(err, "nvcc --dryrun: two device preprocess steps in a row");
+					ok = FALSE;
+				} else {
+					keep = pending_pp = argv;
+				}
+				g_free(arch);
+			} else {
+				set_opt(argv, "-o", P_O ".cpp4.ii");
+				keep = p->host_pp = argv;
+			}
+		} else if (has_arg(argv, "-c")) {
+			set_file(argv, ".cudafe1.cpp", P_O ".cudafe1.cpp");
+			set_exact(argv, PROBE_NAME ".o", P_OUT);
+			keep = p->host_cc = argv;
+		} else {
+			cg_error(err, "nvcc --dryrun: unknown step '%s'", base);
+			ok = FALSE;
+		}
+		g_free(base);
+		if (ok && keep && keep != pending_pp) {
+			const char *bad = leftover(keep);
+			if (bad) {
+				cg_error(err, "nvcc --dryrun: unrecognised temporary file '%s' in: %s", bad, cmd);
+				ok = FALSE;
+			}
+		}
+		if (!keep)
+			g_ptr_array_free(argv, TRUE);
+	}
+	if (ok && pending_pp) {
+		cg_error(err, "nvcc --dryrun: device preprocess step without cicc");
+		ok = FALSE;
+	}
+	if (pending_pp)
+		g_ptr_array_free(pending_pp, TRUE);
+	if (ok && (!p->host_pp || !p->cudafe || !p->archs->len || !p->fatbin || !p->host_cc)) {
+		cg_error(err, "nvcc --dryrun: missing steps (host preprocess, cudafe++, cicc, fatbinary or host compile)");
+		ok = FALSE;
+	}
+	if (ok) {
+		p->rdc = has_arg(p->cudafe, "--device-c");
+		for (guint i = 0; i < p->host_pp->len; i++) {
+			const char *a = g_ptr_array_index(p->host_pp, i);
+			if (g_str_has_prefix(a, "-D__CUDA_ARCH_LIST__="))
+				p->arch_list = g_strdup(a + strlen("-D__CUDA_ARCH_LIST__="));
+		}
+		if (!p->arch_list) {
+			cg_error(err, "nvcc --dryrun: no -D__CUDA_ARCH_LIST__ in the host preprocess step");
+			ok = FALSE;
+		}
+	}
+	g_regex_unref(assign);
+	g_strfreev(lines);
+	g_hash_table_destroy(env);
+	if (!ok) {
+		pipeline_free(p);
+		return NULL;
+	}
+	return p;
+}

@@ -1,0 +1,60 @@
+/* pipeline.h -- nvcc's per-TU compile pipeline as command templates.
+ *
+ * Owns: parsing `nvcc --dryrun -c` output into the steps cugen runs as its
+ * own edges (host preprocess, cudafe++, per-arch preprocess + cicc +
+ * ptxas, fatbinary flags, host compile), replacing nvcc's temporary file
+ * names with placeholders, and refusing any step or temporary file it does
+ * not understand (the caller then falls back to split = tu).
+ *
+ * A template is a GPtrArray of argument strings; an argument may contain
+ * placeholders written PH NAME PH, with NAME one of:
+ *   O    output prefix of the TU (obj/TARGET/src/k.cu)
+ *   F    source file name as nvcc's --orig_src_file_name (k.cu)
+ *   C    the path that seeds the module id (--orig_src_path_name)
+ *   IN   the source file
+ *   OUT  the edge's output
+ *   B    base name of O (names that files in O's directory include)
+ *   STUB the host stub that cicc writes
+ */
+#ifndef CUGEN_PIPELINE_H
+#define CUGEN_PIPELINE_H
+
+#include <glib.h>
+
+#define PH '\x1d'
+#define PH_S "\x1d"
+#define P_O PH_S "O" PH_S
+#define P_F PH_S "F" PH_S
+#define P_C PH_S "C" PH_S
+#define P_IN PH_S "IN" PH_S
+#define P_OUT PH_S "OUT" PH_S
+#define P_STUB PH_S "STUB" PH_S
+#define P_B PH_S "B" PH_S
+
+typedef struct {
+	char *id;          /* "90a" */
+	gboolean sass;     /* has a ptxas step */
+	gboolean ptx;      /* nvcc embedded its PTX */
+	gboolean lto;      /* cicc -lto (output .ltoir) */
+	GPtrArray *pp;     /* gcc -E -D__CUDA_ARCH__=... */
+	GPtrArray *cicc;
+	GPtrArray *ptxas;  /* NULL without sass */
+} PipeArch;
+
+typedef struct {
+	gboolean rdc;
+	char *arch_list;       /* value of -D__CUDA_ARCH_LIST__ */
+	GPtrArray *host_pp;    /* gcc -E (host view) */
+	GPtrArray *cudafe;
+	GPtrArray *archs;      /* PipeArch*, in nvcc's order */
+	GPtrArray *fatbin;     /* fatbinary without images and outputs */
+	GPtrArray *host_cc;    /* gcc -c of the .cudafe1.cpp, output OUT */
+	char *math;            /* --cicc-cmdline value, for the record */
+	GPtrArray *images;     /* "KIND:ID" (elf:80, ptx:90, nvvm:80) in nvcc's order */
+} Pipeline;
+
+Pipeline *pipeline_parse(const char *dryrun, GError **err);
+void pipeline_free(Pipeline *p);
+PipeArch *pipeline_arch(Pipeline *p, const char *id);
+
+#endif

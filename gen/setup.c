@@ -1,0 +1,288 @@
+/* setup.c -- `cugen setup` and `cugen plan`.
+ *
+ * Owns: their command-line options, the order of work (read the INI,
+ * probe the toolkit and machine, build the graph, plan it, emit it) and
+ * writing BUILDDIR/build.ninja, compile_commands.json and the probe cache
+ * all-or-nothing: on any error nothing in BUILDDIR changes.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "config.h"
+#include "edges.h"
+#include "graph.h"
+#include "machine.h"
+#include "ninja.h"
+#include "plan.h"
+#include "template.h"
+#include "toolkit.h"
+#include "util.h"
+
+typedef struct {
+	char *srcdir, *builddir, *file, *profile, *backend, *archs;
+	char **defines;
+	gboolean verbose, json;
+} SetupArgs;
+
+static void args_clear(SetupArgs *a)
+{
+	g_free(a->srcdir);
+	g_free(a->builddir);
+	g_free(a->file);
+	g_free(a->profile);
+	g_free(a->backend);
+	g_free(a->archs);
+	g_strfreev(a->defines);
+}
+
+static gboolean parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd,
+			   gboolean plan, GError **err)
+{
+	GOptionEntry entries[] = {
+		{ "source-dir", 'S', 0, G_OPTION_ARG_FILENAME, &a->srcdir, "Project directory (default: .)", "SRCDIR" },
+		{ "build-dir", 'B', 0, G_OPTION_ARG_FILENAME, &a->builddir, "Build directory (default: build)", "BUILDDIR" },
+		{ "file", 'f', 0, G_OPTION_ARG_FILENAME, &a->file, "Project file (default: SRCDIR/cugen.ini)", "FILE" },
+		{ "profile", 0, 0, G_OPTION_ARG_STRING, &a->profile, "Use [profile NAME]", "NAME" },
+		{ "backend", 0, 0, G_OPTION_ARG_STRING, &a->backend, "ninja (default), make or automake", "BACKEND" },
+		{ "archs", 0, 0, G_OPTION_ARG_STRING, &a->archs, "Build only these archs of the project set", "LIST" },
+		{ "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &a->defines, "Override an INI key", "SECTION.KEY=VALUE" },
+		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say more", NULL },
+		{ "json", 0, plan ? 0 : G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &a->json, "Machine-readable output (plan)", NULL },
+		{ NULL }
+	};
+	GOptionContext *ctx = g_option_context_new(NULL);
+	g_option_context_set_summary(ctx, plan
+		? "Print the build plan: edges per kind, pools, and why."
+		: "Write BUILDDIR/build.ninja for the project in SRCDIR/cugen.ini.");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	char *prg = g_strdup_printf("cugen %s", cmd);
+	g_set_prgname(prg);
+	g_free(prg);
+	GError *e = NULL;
+	gboolean ok = g_option_context_parse(ctx, argc, argv, &e);
+	g_option_context_free(ctx);
+	if (!ok) {
+		cg_usage_error(err, "%s (see 'cugen %s --help')", e->message, cmd);
+		g_error_free(e);
+		return FALSE;
+	}
+	if (*argc > 1) {
+		cg_usage_error(err, "unexpected argument '%s' (see 'cugen %s --help')", (*argv)[1], cmd);
+		return FALSE;
+	}
+	if (!a->srcdir)
+		a->srcdir = g_strdup(".");
+	if (!a->builddir)
+		a->builddir = g_strdup("build");
+	if (!a->file)
+		a->file = g_build_filename(a->srcdir, "cugen.ini", NULL);
+	if (!a->backend)
+		a->backend = g_strdup("ninja");
+	if (strcmp(a->backend, "ninja") != 0) {
+		if (strcmp(a->backend, "make") == 0 || strcmp(a->backend, "automake") == 0)
+			cg_error(err, "backend '%s' is not available in this version (use ninja)", a->backend);
+		else
+			cg_usage_error(err, "unknown backend '%s' (expected ninja, make or automake)", a->backend);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static char *self_path(void)
+{
+	char *p = g_file_read_link("/proc/self/exe", NULL);
+	return p ? p : g_strdup("cugen");
+}
+
+typedef struct {
+	Config *c;
+	Toolkit *tk;
+	Graph *g;
+	GraphInfo info;
+	Machine m;
+	Plan plan;
+	char *builddir;
+} Generated;
+
+static void generated_clear(Generated *gen)
+{
+	graph_free(gen->g);
+	toolkit_free(gen->tk);
+	config_free(gen->c);
+	graph_info_clear(&gen->info);
+	g_free(gen->builddir);
+}
+
+static gboolean generate(SetupArgs *a, Generated *gen, GError **err)
+{
+	memset(gen, 0, sizeof *gen);
+	gen->builddir = cg_abspath(a->builddir);
+	struct stat sb;
+	if (stat(gen->builddir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+		cg_error(err, "build directory '%s' exists and is not a directory", a->builddir);
+		return FALSE;
+	}
+	if (!g_file_test(a->file, G_FILE_TEST_EXISTS)) {
+		if (!g_file_test(a->srcdir, G_FILE_TEST_IS_DIR))
+			cg_error(err, "source directory '%s' not found", a->srcdir);
+		else
+			cg_error(err, "no project file '%s' (write a cugen.ini, or give -f FILE)", a->file);
+		return FALSE;
+	}
+	ConfigOptions co = { a->file, a->profile, a->archs, a->defines };
+	gen->c = config_load(&co, err);
+	if (!gen->c)
+		return FALSE;
+	gen->tk = toolkit_probe(gen->c, gen->builddir, err);
+	if (!gen->tk)
+		return FALSE;
+
+	EdgeOptions eo = { 0 };
+	eo.builddir = gen->builddir;
+	char *self = self_path();
+	eo.cugen = self;
+	GPtrArray *regen = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(regen, g_strdup("setup"));
+	g_ptr_array_add(regen, g_strdup("-f"));
+	g_ptr_array_add(regen, g_strdup(gen->c->ini_abs));
+	g_ptr_array_add(regen, g_strdup("-B"));
+	g_ptr_array_add(regen, g_strdup(gen->builddir));
+	if (a->profile) {
+		g_ptr_array_add(regen, g_strdup("--profile"));
+		g_ptr_array_add(regen, g_strdup(a->profile));
+	}
+	if (a->archs) {
+		g_ptr_array_add(regen, g_strdup("--archs"));
+		g_ptr_array_add(regen, g_strdup(a->archs));
+	}
+	for (char **d = a->defines; d && *d; d++) {
+		g_ptr_array_add(regen, g_strdup("-D"));
+		g_ptr_array_add(regen, g_strdup(*d));
+	}
+	eo.regen_args = regen;
+	eo.verbose = a->verbose;
+	gen->g = edges_build(gen->c, gen->tk, &eo, &gen->info, err);
+	g_ptr_array_free(regen, TRUE);
+	g_free(self);
+	if (!gen->g)
+		return FALSE;
+	machine_probe(&gen->m);
+	return plan_make(gen->g, gen->c, &gen->m, &gen->plan, err);
+}
+
+static void count_edges(Graph *g, guint counts[EK_COUNT])
+{
+	memset(counts, 0, sizeof(guint) * EK_COUNT);
+	for (guint i = 0; i < g->edges->len; i++)
+		counts[((Edge *)g_ptr_array_index(g->edges, i))->kind]++;
+}
+
+static guint real_edges(Graph *g)
+{
+	guint n = 0;
+	for (guint i = 0; i < g->edges->len; i++) {
+		EdgeKind k = ((Edge *)g_ptr_array_index(g->edges, i))->kind;
+		n += k != EK_PHONY && k != EK_REGEN;
+	}
+	return n;
+}
+
+int cmd_setup(int argc, char **argv)
+{
+	SetupArgs a = { 0 };
+	GError *err = NULL;
+	Generated gen = { 0 };
+	Stage *st = NULL;
+	int rc = 0;
+	if (!parse_args(&argc, &argv, &a, "setup", FALSE, &err))
+		goto out;
+	if (!generate(&a, &gen, &err))
+		goto out;
+
+	char *project_archs = NULL;
+	{
+		/* header facts */
+		ArchSet *ps = NULL;
+		GError *e = NULL;
+		ps = archset_resolve(&gen.c->archs, &gen.c->ptx, gen.tk->codes, &e);
+		project_archs = ps ? archset_describe(ps) : g_strdup(gen.c->archs.value);
+		archset_free(ps);
+		g_clear_error(&e);
+	}
+	char *ini_rel = cg_relpath(gen.c->ini_abs, gen.builddir);
+	const char *vars[] = {
+		"PROJECT", gen.c->name, "VERSION", CUGEN_VERSION, "INI", ini_rel,
+		"PROJECT_ARCHS", project_archs, "BUILD_ARCHS", gen.info.archs, NULL
+	};
+	char *header = template_expand("ninja-header.in", vars);
+	g_free(ini_rel);
+	g_free(project_archs);
+	GString *ninja = ninja_write(gen.g, header, &err);
+	g_free(header);
+	if (!ninja)
+		goto out;
+	st = stage_new();
+	char *p = g_build_filename(gen.builddir, "build.ninja", NULL);
+	stage_add(st, p, ninja);
+	g_free(p);
+	p = g_build_filename(gen.builddir, "compile_commands.json", NULL);
+	stage_add(st, p, compdb_write(gen.g, gen.builddir));
+	g_free(p);
+	p = toolkit_cache_path(gen.builddir);
+	stage_add(st, p, toolkit_cache_text(gen.tk));
+	g_free(p);
+	if (!stage_commit(st, &err))
+		goto out;
+
+	printf("cugen: %s: %u targets, %u TUs (%u CUDA, %u C/C++), archs %s, %u edges, "
+	       "pools device=%d host=%d link=%d -> %s/build.ninja\n",
+	       gen.c->name, gen.info.targets, gen.info.cuda_tus + gen.info.host_tus,
+	       gen.info.cuda_tus, gen.info.host_tus,
+	       *gen.info.archs ? gen.info.archs : "none", real_edges(gen.g),
+	       gen.plan.device, gen.plan.host, gen.plan.link, a.builddir);
+out:
+	if (err)
+		rc = cg_report(err);
+	g_clear_error(&err);
+	stage_free(st);
+	generated_clear(&gen);
+	args_clear(&a);
+	return rc;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	SetupArgs a = { 0 };
+	GError *err = NULL;
+	Generated gen = { 0 };
+	int rc = 0;
+	if (!parse_args(&argc, &argv, &a, "plan", TRUE, &err))
+		goto out;
+	if (!generate(&a, &gen, &err))
+		goto out;
+	guint counts[EK_COUNT];
+	count_edges(gen.g, counts);
+	printf("machine: %d cores (%s), %.1f GiB memory (%s)%s%s\n", gen.m.cores, gen.m.cores_from,
+	       gen.m.memory / 1073741824.0, gen.m.memory_from,
+	       gen.m.ci ? ", CI: " : "", gen.m.ci ? gen.m.ci : "");
+	printf("archs built: %s\n", *gen.info.archs ? gen.info.archs : "none");
+	printf("edges:");
+	for (int k = 0; k < EK_COUNT; k++)
+		if (counts[k] && k != EK_PHONY && k != EK_REGEN)
+			printf(" %s=%u", edge_kind_name(k), counts[k]);
+	printf("\n");
+	for (guint i = 0; i < gen.g->pools->len; i++) {
+		Pool *p = g_ptr_array_index(gen.g->pools, i);
+		printf("pool %s: depth %d (%s)\n", p->name, p->depth, p->why ? p->why : "");
+	}
+out:
+	if (err)
+		rc = cg_report(err);
+	g_clear_error(&err);
+	generated_clear(&gen);
+	args_clear(&a);
+	return rc;
+}

@@ -1,0 +1,342 @@
+/* toolkit.c -- finding and probing the CUDA toolkit; see toolkit.h. */
+#include "toolkit.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+char *toolkit_cache_path(const char *builddir)
+{
+	return g_build_filename(builddir, ".cugen", "probe.ini", NULL);
+}
+
+static gboolean has_nvcc(const char *root)
+{
+	char *n = g_build_filename(root, "bin", "nvcc", NULL);
+	gboolean ok = g_file_test(n, G_FILE_TEST_IS_EXECUTABLE) &&
+		      !g_file_test(n, G_FILE_TEST_IS_DIR);
+	g_free(n);
+	return ok;
+}
+
+static char *find_root(const Config *c, GError **err)
+{
+	if (c->cuda) {
+		if (!has_nvcc(c->cuda)) {
+			if (c->cuda_loc.line > 0)
+				cg_error_at(err, c->cuda_loc.file, c->cuda_loc.line,
+					    "no nvcc in '%s/bin' ([toolchain] cuda)", c->cuda);
+			else
+				cg_error(err, "no nvcc in '%s/bin' (toolchain.cuda)", c->cuda);
+			return NULL;
+		}
+		return g_strdup(c->cuda);
+	}
+	const char *envs[] = { "CUDA_PATH", "CUDA_HOME" };
+	for (gsize i = 0; i < G_N_ELEMENTS(envs); i++) {
+		const char *v = g_getenv(envs[i]);
+		if (v && *v) {
+			if (!has_nvcc(v)) {
+				cg_error(err, "$%s is '%s', but it has no bin/nvcc", envs[i], v);
+				return NULL;
+			}
+			return cg_abspath(v);
+		}
+	}
+	char *n = g_find_program_in_path("nvcc");
+	if (n) {
+		char *real = realpath(n, NULL);
+		char *bin = g_path_get_dirname(n);
+		char *root = cg_path_join(bin, "..");
+		g_free(bin);
+		g_free(n);
+		free(real);
+		return root;
+	}
+	if (has_nvcc("/usr/local/cuda"))
+		return g_strdup("/usr/local/cuda");
+	cg_error(err, "no CUDA toolkit found: set [toolchain] cuda, $CUDA_PATH or $CUDA_HOME, or put nvcc on PATH");
+	return NULL;
+}
+
+static gboolean run(const char *const *argv, const char *cwd, char **out, char **errout, GError **err)
+{
+	int status = 0;
+	GError *e = NULL;
+	char *o = NULL, *se = NULL;
+	if (!g_spawn_sync(cwd, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+			  &o, &se, &status, &e)) {
+		cg_error(err, "cannot run '%s': %s", argv[0], e->message);
+		g_error_free(e);
+		return FALSE;
+	}
+	gboolean ok = g_spawn_check_wait_status(status, NULL);
+	if (out)
+		*out = o;
+	else
+		g_free(o);
+	if (errout)
+		*errout = se;
+	else
+		g_free(se);
+	if (!ok && !errout)
+		cg_error(err, "'%s' failed", argv[0]);
+	return ok;
+}
+
+static void stat_into(GString *fp, const char *path)
+{
+	struct stat sb;
+	if (path && stat(path, &sb) == 0)
+		g_string_append_printf(fp, "%s:%lld:%lld:%lld;", path, (long long)sb.st_size,
+				       (long long)sb.st_mtim.tv_sec, (long long)sb.st_mtim.tv_nsec);
+	else
+		g_string_append_printf(fp, "%s:none;", path ? path : "");
+}
+
+static char *first_line(const char *s)
+{
+	const char *nl = strchr(s, '\n');
+	return nl ? g_strndup(s, nl - s) : g_strdup(s);
+}
+
+Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err)
+{
+	char *root = find_root(c, err);
+	if (!root)
+		return NULL;
+	Toolkit *tk = g_new0(Toolkit, 1);
+	tk->root = root;
+	tk->nvcc = g_build_filename(root, "bin", "nvcc", NULL);
+	tk->ccbin = g_strdup(c->ccbin ? c->ccbin : "");
+	tk->codes = g_ptr_array_new_with_free_func(g_free);
+	tk->host_cc = g_strdup(*tk->ccbin ? tk->ccbin : "gcc");
+
+	/* Fingerprint: what makes a cached probe stale. */
+	GString *fp = g_string_new(NULL);
+	char *cicc = g_build_filename(root, "nvvm", "bin", "cicc", NULL);
+	char *ptxas = g_build_filename(root, "bin", "ptxas", NULL);
+	char *profile = g_build_filename(root, "bin", "nvcc.profile", NULL);
+	char *real_nvcc = realpath(tk->nvcc, NULL);
+	g_string_append_printf(fp, "%s;", real_nvcc ? real_nvcc : tk->nvcc);
+	free(real_nvcc);
+	stat_into(fp, tk->nvcc);
+	stat_into(fp, cicc);
+	stat_into(fp, ptxas);
+	stat_into(fp, profile);
+	char *hc = g_find_program_in_path(tk->host_cc);
+	stat_into(fp, hc ? hc : tk->host_cc);
+	g_free(hc);
+	g_free(cicc);
+	g_free(ptxas);
+	g_free(profile);
+	tk->fingerprint = g_compute_checksum_for_string(G_CHECKSUM_SHA256, fp->str, fp->len);
+	g_string_free(fp, TRUE);
+
+	tk->cache = g_key_file_new();
+	tk->out = g_key_file_new();
+	char *cpath = toolkit_cache_path(builddir);
+	gboolean fresh = FALSE;
+	if (g_key_file_load_from_file(tk->cache, cpath, G_KEY_FILE_NONE, NULL)) {
+		char *f = g_key_file_get_string(tk->cache, "toolkit", "fingerprint", NULL);
+		fresh = f && strcmp(f, tk->fingerprint) == 0;
+		g_free(f);
+	}
+	g_free(cpath);
+	if (fresh) {
+		tk->version = g_key_file_get_string(tk->cache, "toolkit", "version", NULL);
+		tk->host_version = g_key_file_get_string(tk->cache, "toolkit", "host_version", NULL);
+		gsize n = 0;
+		char **codes = g_key_file_get_string_list(tk->cache, "toolkit", "codes", &n, NULL);
+		for (gsize i = 0; i < n; i++)
+			g_ptr_array_add(tk->codes, g_strdup(codes[i]));
+		g_strfreev(codes);
+		if (tk->version && tk->host_version && tk->codes->len)
+			goto done;
+		g_clear_pointer(&tk->version, g_free);
+		g_clear_pointer(&tk->host_version, g_free);
+		g_ptr_array_set_size(tk->codes, 0);
+	}
+	/* Stale or missing: probe again, and reuse no dry run. */
+	g_key_file_free(tk->cache);
+	tk->cache = g_key_file_new();
+
+	char *out = NULL;
+	const char *ver_argv[] = { tk->nvcc, "--version", NULL };
+	if (!run(ver_argv, NULL, &out, NULL, err))
+		goto fail;
+	char *rel = strstr(out, ", V");
+	if (!rel) {
+		cg_error(err, "cannot read the version from '%s --version'", tk->nvcc);
+		g_free(out);
+		goto fail;
+	}
+	tk->version = first_line(rel + 3);
+	g_strstrip(tk->version);
+	g_free(out);
+
+	const char *codes_argv[] = { tk->nvcc, "--list-gpu-code", NULL };
+	if (!run(codes_argv, NULL, &out, NULL, err))
+		goto fail;
+	char **lines = g_strsplit(out, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		char *t = g_strstrip(*l);
+		if (g_str_has_prefix(t, "sm_"))
+			g_ptr_array_add(tk->codes, g_strdup(t));
+	}
+	g_strfreev(lines);
+	g_free(out);
+	if (tk->codes->len == 0) {
+		cg_error(err, "'%s --list-gpu-code' listed no sm_ codes", tk->nvcc);
+		goto fail;
+	}
+
+	const char *hv_argv[] = { tk->host_cc, "-dumpfullversion", NULL };
+	char *se = NULL;
+	if (!run(hv_argv, NULL, &out, &se, NULL)) {
+		g_free(out);
+		g_free(se);
+		se = NULL;
+		const char *hv2[] = { tk->host_cc, "-dumpversion", NULL };
+		if (!run(hv2, NULL, &out, &se, NULL)) {
+			g_free(out);
+			g_free(se);
+			cg_error(err, "cannot run the host compiler '%s' (set [toolchain] ccbin)", tk->host_cc);
+			goto fail;
+		}
+	}
+	g_free(se);
+	tk->host_version = first_line(out);
+	g_strstrip(tk->host_version);
+	g_free(out);
+
+	tk->probed = TRUE;
+done:
+	/* The new cache holds the toolkit and the dry runs used this time. */
+	g_key_file_set_string(tk->out, "toolkit", "fingerprint", tk->fingerprint);
+	g_key_file_set_string(tk->out, "toolkit", "root", tk->root);
+	g_key_file_set_string(tk->out, "toolkit", "version", tk->version);
+	g_key_file_set_string(tk->out, "toolkit", "host_compiler", tk->host_cc);
+	g_key_file_set_string(tk->out, "toolkit", "host_version", tk->host_version);
+	g_key_file_set_string_list(tk->out, "toolkit", "codes",
+				   (const char *const *)tk->codes->pdata, tk->codes->len);
+	return tk;
+fail:
+	toolkit_free(tk);
+	return NULL;
+}
+
+void toolkit_free(Toolkit *tk)
+{
+	if (!tk)
+		return;
+	g_free(tk->root);
+	g_free(tk->nvcc);
+	g_free(tk->version);
+	g_ptr_array_free(tk->codes, TRUE);
+	g_free(tk->host_cc);
+	g_free(tk->host_version);
+	g_free(tk->fingerprint);
+	g_free(tk->ccbin);
+	g_key_file_free(tk->cache);
+	g_key_file_free(tk->out);
+	g_free(tk);
+}
+
+static char *replace_all(const char *s, const char *from, const char *to)
+{
+	char **parts = g_strsplit(s, from, -1);
+	char *r = g_strjoinv(to, parts);
+	g_strfreev(parts);
+	return r;
+}
+
+static void rm_rf_probe(const char *dir)
+{
+	const char *files[] = { PROBE_NAME ".cu", PROBE_NAME ".o", NULL };
+	for (int i = 0; files[i]; i++) {
+		char *p = g_build_filename(dir, files[i], NULL);
+		unlink(p);
+		g_free(p);
+	}
+	rmdir(dir);
+}
+
+char *toolkit_dryrun(Toolkit *tk, GPtrArray *args, GError **err)
+{
+	GString *key = g_string_new(NULL);
+	for (guint i = 0; i < args->len; i++)
+		g_string_append_printf(key, "%s\x1f", (char *)g_ptr_array_index(args, i));
+	char *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, key->str, key->len);
+	char *group = g_strconcat("dryrun ", sum, NULL);
+	g_free(sum);
+	g_string_free(key, TRUE);
+	char *cached = g_key_file_get_string(tk->cache, group, "output", NULL);
+	if (cached) {
+		g_key_file_set_string(tk->out, group, "output", cached);
+		g_free(group);
+		return cached;
+	}
+
+	GError *e = NULL;
+	char *dir = g_dir_make_tmp("cugen-probe-XXXXXX", &e);
+	if (!dir) {
+		cg_error(err, "cannot create a temporary directory: %s", e->message);
+		g_error_free(e);
+		g_free(group);
+		return NULL;
+	}
+	char *src = g_build_filename(dir, PROBE_NAME ".cu", NULL);
+	g_file_set_contents(src, "", 0, NULL);
+	g_free(src);
+	GPtrArray *argv = g_ptr_array_new();
+	g_ptr_array_add(argv, tk->nvcc);
+	g_ptr_array_add(argv, (char *)"--dryrun");
+	for (guint i = 0; i < args->len; i++)
+		g_ptr_array_add(argv, g_ptr_array_index(args, i));
+	g_ptr_array_add(argv, (char *)PROBE_NAME ".cu");
+	g_ptr_array_add(argv, (char *)"-o");
+	g_ptr_array_add(argv, (char *)PROBE_NAME ".o");
+	g_ptr_array_add(argv, NULL);
+	char *out = NULL, *se = NULL;
+	gboolean ok = run((const char *const *)argv->pdata, dir, &out, &se, err);
+	g_ptr_array_free(argv, TRUE);
+	tk->dryruns++;
+	char *result = NULL;
+	if (!ok && se) {
+		/* nvcc's own complaint, first line that says something. */
+		char **lines = g_strsplit(se, "\n", -1);
+		const char *msg = NULL;
+		for (char **l = lines; *l && !msg; l++)
+			if (!g_str_has_prefix(*l, "#$ ") && **l)
+				msg = *l;
+		cg_error(err, "nvcc rejected the flags: %s", msg ? msg : "(no message)");
+		g_strfreev(lines);
+	} else if (ok) {
+		/* nvcc prints the temporary dir as given and resolved. */
+		char *real = realpath(dir, NULL);
+		char *a = replace_all(se, dir, "@PROBEDIR@");
+		result = real ? replace_all(a, real, "@PROBEDIR@") : g_strdup(a);
+		g_free(a);
+		free(real);
+		g_key_file_set_string(tk->out, group, "output", result);
+	}
+	g_free(out);
+	g_free(se);
+	rm_rf_probe(dir);
+	g_free(dir);
+	g_free(group);
+	return result;
+}
+
+GString *toolkit_cache_text(Toolkit *tk)
+{
+	gsize len = 0;
+	char *data = g_key_file_to_data(tk->out, &len, NULL);
+	GString *s = g_string_new_len(data, len);
+	g_free(data);
+	return s;
+}

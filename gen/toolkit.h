@@ -1,0 +1,46 @@
+/* toolkit.h -- the CUDA toolkit as probed.
+ *
+ * Owns: finding nvcc ([toolchain] cuda, $CUDA_PATH, $CUDA_HOME, PATH,
+ * /usr/local/cuda), its version and supported GPU codes, the host
+ * compiler's version, running `nvcc --dryrun` for a flag set, and the probe
+ * cache kept in BUILDDIR/.cugen/probe.ini (re-probed when the toolkit or
+ * host compiler changes, keyed by the exact nvcc arguments).
+ */
+#ifndef CUGEN_TOOLKIT_H
+#define CUGEN_TOOLKIT_H
+
+#include <glib.h>
+
+#include "config.h"
+
+#define PROBE_NAME "cugenprobe"
+
+typedef struct {
+	char *root;          /* absolute toolkit root */
+	char *nvcc;          /* root/bin/nvcc */
+	char *version;       /* "13.0.88" */
+	GPtrArray *codes;    /* "sm_75", ... as nvcc --list-gpu-code prints */
+	char *host_cc;       /* host compiler nvcc uses (ccbin, else gcc) */
+	char *host_version;  /* its -dumpfullversion */
+	char *fingerprint;   /* changes when any of the above may change */
+	char *ccbin;         /* [toolchain] ccbin, "" if unset */
+	GKeyFile *cache;     /* the cache as read */
+	GKeyFile *out;       /* the cache to write: what this run used */
+	gboolean probed;     /* nvcc was asked (the cache was stale) */
+	guint dryruns;       /* nvcc --dryrun calls made (not cached) */
+} Toolkit;
+
+/* Find and probe the toolkit; reads BUILDDIR/.cugen/probe.ini if present. */
+Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err);
+void toolkit_free(Toolkit *tk);
+
+/* Output of `nvcc --dryrun ARGS PROBE.cu -o PROBE.o` (stderr), with the
+ * temporary directory written as @PROBEDIR@. Cached. On failure the error
+ * quotes nvcc's own message. */
+char *toolkit_dryrun(Toolkit *tk, GPtrArray *args, GError **err);
+
+/* The probe cache's new text (to be staged into the build directory). */
+GString *toolkit_cache_text(Toolkit *tk);
+char *toolkit_cache_path(const char *builddir);
+
+#endif

@@ -1,0 +1,459 @@
+/* util.c -- errors, quoting, paths and staged (atomic) output; see util.h. */
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+G_DEFINE_QUARK(cugen-error-quark, cugen_error)
+
+static void set_msg(GError **err, int code, char *msg)
+{
+	if (err)
+		g_set_error_literal(err, CUGEN_ERROR, code, msg);
+	g_free(msg);
+}
+
+void cg_error_at(GError **err, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	if (line > 0)
+		set_msg(err, CUGEN_ERROR_INPUT,
+			g_strdup_printf("%s:%d: error: %s", file, line, m));
+	else
+		set_msg(err, CUGEN_ERROR_INPUT,
+			g_strdup_printf("%s: error: %s", file, m));
+	g_free(m);
+}
+
+void cg_error(GError **err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	set_msg(err, CUGEN_ERROR_INPUT, g_strconcat("error: ", m, NULL));
+	g_free(m);
+}
+
+void cg_usage_error(GError **err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	set_msg(err, CUGEN_ERROR_USAGE, g_strconcat("error: ", m, NULL));
+	g_free(m);
+}
+
+int cg_report(const GError *err)
+{
+	/* One line, whatever the message holds. */
+	GString *s = g_string_new("cugen: ");
+	for (const char *p = err->message; *p; p++)
+		g_string_append_c(s, (*p == '\n' || *p == '\r') ? ' ' : *p);
+	fprintf(stderr, "%s\n", s->str);
+	g_string_free(s, TRUE);
+	if (err->domain == CUGEN_ERROR && err->code == CUGEN_ERROR_USAGE)
+		return 2;
+	return 1;
+}
+
+void cg_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "cugen: warning: %s\n", m);
+	g_free(m);
+}
+
+void cg_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "cugen: note: %s\n", m);
+	g_free(m);
+}
+
+static guint edit_distance(const char *a, const char *b)
+{
+	gsize la = strlen(a), lb = strlen(b);
+	guint *row = g_new(guint, lb + 1);
+	for (gsize j = 0; j <= lb; j++)
+		row[j] = j;
+	for (gsize i = 1; i <= la; i++) {
+		guint prev = row[0];
+		row[0] = i;
+		for (gsize j = 1; j <= lb; j++) {
+			guint cur = row[j];
+			guint sub = prev + (g_ascii_tolower(a[i - 1]) !=
+					    g_ascii_tolower(b[j - 1]));
+			guint best = MIN(row[j] + 1, row[j - 1] + 1);
+			row[j] = MIN(best, sub);
+			prev = cur;
+		}
+	}
+	guint d = row[lb];
+	g_free(row);
+	return d;
+}
+
+const char *cg_suggest(const char *word, const char *const *candidates)
+{
+	const char *best = NULL;
+	guint best_d = G_MAXUINT;
+	gsize len = strlen(word);
+	for (const char *const *c = candidates; *c; c++) {
+		guint d = edit_distance(word, *c);
+		if (d < best_d) {
+			best_d = d;
+			best = *c;
+		}
+	}
+	guint limit = len <= 3 ? 1 : 2;
+	return best_d <= limit ? best : NULL;
+}
+
+static gboolean sh_safe(const char *s)
+{
+	if (!*s)
+		return FALSE;
+	for (const char *p = s; *p; p++)
+		if (!g_ascii_isalnum(*p) && !strchr("@%_-+=:,./", *p))
+			return FALSE;
+	return TRUE;
+}
+
+char *cg_sh_quote(const char *s)
+{
+	if (sh_safe(s))
+		return g_strdup(s);
+	GString *o = g_string_new("'");
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'')
+			g_string_append(o, "'\\''");
+		else
+			g_string_append_c(o, *p);
+	}
+	g_string_append_c(o, '\'');
+	return g_string_free(o, FALSE);
+}
+
+void cg_sh_append(GString *out, const char *arg)
+{
+	char *q = cg_sh_quote(arg);
+	if (out->len && out->str[out->len - 1] != ' ')
+		g_string_append_c(out, ' ');
+	g_string_append(out, q);
+	g_free(q);
+}
+
+gboolean cg_split_words(const char *s, GPtrArray *out, GError **err)
+{
+	int argc = 0;
+	char **argv = NULL;
+	while (*s && g_ascii_isspace(*s))
+		s++;
+	if (!*s)
+		return TRUE;
+	GError *e = NULL;
+	if (!g_shell_parse_argv(s, &argc, &argv, &e)) {
+		cg_error(err, "cannot split '%s' into words: %s", s, e->message);
+		g_error_free(e);
+		return FALSE;
+	}
+	for (int i = 0; i < argc; i++)
+		g_ptr_array_add(out, g_strdup(argv[i]));
+	g_strfreev(argv);
+	return TRUE;
+}
+
+gboolean cg_split_list(const char *s, GPtrArray *out, GError **err)
+{
+	GString *cur = NULL;
+	for (const char *p = s;; p++) {
+		if (*p == '"') {
+			const char *end = strchr(p + 1, '"');
+			if (!end) {
+				cg_error(err, "unterminated '\"' in list");
+				if (cur)
+					g_string_free(cur, TRUE);
+				return FALSE;
+			}
+			if (!cur)
+				cur = g_string_new(NULL);
+			g_string_append_len(cur, p + 1, end - p - 1);
+			p = end;
+			continue;
+		}
+		if (!*p || *p == ',' || g_ascii_isspace(*p)) {
+			if (cur)
+				g_ptr_array_add(out, g_string_free(cur, FALSE));
+			cur = NULL;
+			if (!*p)
+				break;
+			continue;
+		}
+		if (!cur)
+			cur = g_string_new(NULL);
+		g_string_append_c(cur, *p);
+	}
+	return TRUE;
+}
+
+char *cg_path_norm(const char *path)
+{
+	gboolean abs = path[0] == '/';
+	char **parts = g_strsplit(path, "/", -1);
+	GPtrArray *st = g_ptr_array_new();
+	for (char **p = parts; *p; p++) {
+		if (!**p || strcmp(*p, ".") == 0)
+			continue;
+		if (strcmp(*p, "..") == 0 && st->len &&
+		    strcmp(g_ptr_array_index(st, st->len - 1), "..") != 0) {
+			g_ptr_array_remove_index(st, st->len - 1);
+			continue;
+		}
+		if (strcmp(*p, "..") == 0 && abs)
+			continue;
+		g_ptr_array_add(st, *p);
+	}
+	GString *o = g_string_new(abs ? "/" : "");
+	for (guint i = 0; i < st->len; i++) {
+		if (i)
+			g_string_append_c(o, '/');
+		g_string_append(o, g_ptr_array_index(st, i));
+	}
+	if (!o->len)
+		g_string_append_c(o, '.');
+	g_ptr_array_free(st, TRUE);
+	g_strfreev(parts);
+	return g_string_free(o, FALSE);
+}
+
+char *cg_path_join(const char *a, const char *b)
+{
+	if (b[0] == '/')
+		return cg_path_norm(b);
+	char *j = g_build_filename(a, b, NULL);
+	char *n = cg_path_norm(j);
+	g_free(j);
+	return n;
+}
+
+char *cg_abspath(const char *path)
+{
+	char *cwd = g_get_current_dir();
+	char *r = cg_path_join(cwd, path);
+	g_free(cwd);
+	return r;
+}
+
+char *cg_relpath(const char *path, const char *dir)
+{
+	char **p = g_strsplit(path, "/", -1);
+	char **d = g_strsplit(dir, "/", -1);
+	guint i = 0;
+	while (p[i] && d[i] && strcmp(p[i], d[i]) == 0)
+		i++;
+	GString *o = g_string_new(NULL);
+	for (guint j = i; d[j]; j++) {
+		if (!*d[j])
+			continue;
+		g_string_append(o, o->len ? "/.." : "..");
+	}
+	for (guint j = i; p[j]; j++) {
+		if (!*p[j])
+			continue;
+		if (o->len)
+			g_string_append_c(o, '/');
+		g_string_append(o, p[j]);
+	}
+	if (!o->len)
+		g_string_append_c(o, '.');
+	g_strfreev(p);
+	g_strfreev(d);
+	return g_string_free(o, FALSE);
+}
+
+char *cg_read_file(const char *path, gsize *len, GError **err)
+{
+	char *data = NULL;
+	GError *e = NULL;
+	if (!g_file_get_contents(path, &data, len, &e)) {
+		cg_error(err, "cannot read '%s': %s", path, e->message);
+		g_error_free(e);
+		return NULL;
+	}
+	return data;
+}
+
+char *cg_hash_hex(const void *data, gsize len)
+{
+	return g_compute_checksum_for_data(G_CHECKSUM_SHA256, data, len);
+}
+
+/* ---- staged output ---- */
+
+typedef struct {
+	char *path;
+	char *tmp;
+	GString *contents;
+} StagedFile;
+
+struct Stage {
+	GPtrArray *files;
+};
+
+static void staged_free(gpointer p)
+{
+	StagedFile *f = p;
+	g_free(f->path);
+	g_free(f->tmp);
+	if (f->contents)
+		g_string_free(f->contents, TRUE);
+	g_free(f);
+}
+
+Stage *stage_new(void)
+{
+	Stage *st = g_new0(Stage, 1);
+	st->files = g_ptr_array_new_with_free_func(staged_free);
+	return st;
+}
+
+void stage_add(Stage *st, const char *path, GString *contents)
+{
+	StagedFile *f = g_new0(StagedFile, 1);
+	f->path = g_strdup(path);
+	f->contents = contents;
+	g_ptr_array_add(st->files, f);
+}
+
+/* mkdir -p, remembering the directories created so they can be removed. */
+static gboolean make_dirs(const char *dir, GPtrArray *created, GError **err)
+{
+	struct stat sb;
+	if (stat(dir, &sb) == 0) {
+		if (S_ISDIR(sb.st_mode))
+			return TRUE;
+		cg_error(err, "'%s' exists and is not a directory", dir);
+		return FALSE;
+	}
+	char *parent = g_path_get_dirname(dir);
+	gboolean ok = strcmp(parent, dir) == 0 || make_dirs(parent, created, err);
+	g_free(parent);
+	if (!ok)
+		return FALSE;
+	if (mkdir(dir, 0777) != 0) {
+		cg_error(err, "cannot create directory '%s': %s", dir,
+			 g_strerror(errno));
+		return FALSE;
+	}
+	g_ptr_array_add(created, g_strdup(dir));
+	return TRUE;
+}
+
+static gboolean write_all(int fd, const char *p, gsize n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return FALSE;
+		}
+		p += w;
+		n -= (gsize)w;
+	}
+	return TRUE;
+}
+
+gboolean stage_commit(Stage *st, GError **err)
+{
+	GPtrArray *created = g_ptr_array_new_with_free_func(g_free);
+	gboolean ok = TRUE;
+	guint written = 0;
+	for (guint i = 0; ok && i < st->files->len; i++) {
+		StagedFile *f = g_ptr_array_index(st->files, i);
+		char *dir = g_path_get_dirname(f->path);
+		ok = make_dirs(dir, created, err);
+		g_free(dir);
+		if (!ok)
+			break;
+		/* Unchanged content: leave the file (and its mtime) alone. */
+		gsize len = 0;
+		char *old = NULL;
+		if (g_file_get_contents(f->path, &old, &len, NULL) &&
+		    len == f->contents->len &&
+		    memcmp(old, f->contents->str, len) == 0) {
+			g_free(old);
+			continue;
+		}
+		g_free(old);
+		f->tmp = g_strdup_printf("%s.tmp.XXXXXX", f->path);
+		int fd = g_mkstemp(f->tmp);
+		if (fd < 0) {
+			cg_error(err, "cannot write '%s': %s", f->path,
+				 g_strerror(errno));
+			g_clear_pointer(&f->tmp, g_free);
+			ok = FALSE;
+			break;
+		}
+		written = i + 1;
+		if (!write_all(fd, f->contents->str, f->contents->len) ||
+		    fsync(fd) != 0) {
+			cg_error(err, "cannot write '%s': %s", f->path,
+				 g_strerror(errno));
+			ok = FALSE;
+		}
+		if (close(fd) != 0 && ok) {
+			cg_error(err, "cannot write '%s': %s", f->path,
+				 g_strerror(errno));
+			ok = FALSE;
+		}
+	}
+	if (ok) {
+		for (guint i = 0; i < st->files->len; i++) {
+			StagedFile *f = g_ptr_array_index(st->files, i);
+			if (!f->tmp)
+				continue;
+			chmod(f->tmp, 0644);
+			if (rename(f->tmp, f->path) != 0) {
+				cg_error(err, "cannot rename '%s': %s", f->tmp,
+					 g_strerror(errno));
+				ok = FALSE;
+				break;
+			}
+			g_clear_pointer(&f->tmp, g_free);
+		}
+	}
+	if (!ok) {
+		for (guint i = 0; i < MAX(written, st->files->len); i++) {
+			StagedFile *f = g_ptr_array_index(st->files, i);
+			if (f->tmp)
+				unlink(f->tmp);
+		}
+		for (guint i = created->len; i > 0; i--)
+			rmdir(g_ptr_array_index(created, i - 1));
+	}
+	g_ptr_array_free(created, TRUE);
+	return ok;
+}
+
+void stage_free(Stage *st)
+{
+	if (!st)
+		return;
+	g_ptr_array_free(st->files, TRUE);
+	g_free(st);
+}

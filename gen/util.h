@@ -1,0 +1,67 @@
+/* util.h -- errors, warnings, quoting, paths and atomic file output.
+ *
+ * Owns: the error domain and the one-line error format of SPEC.md §1
+ * ("FILE:LINE: error: MESSAGE" / "error: MESSAGE"), shell and ninja
+ * quoting, "did you mean" suggestions, path helpers and the staging of
+ * output files so that a failed run leaves the build directory untouched.
+ */
+#ifndef CUGEN_UTIL_H
+#define CUGEN_UTIL_H
+
+#include <glib.h>
+
+#define CUGEN_ERROR (cugen_error_quark())
+GQuark cugen_error_quark(void);
+
+enum {
+	CUGEN_ERROR_INPUT = 1, /* bad INI or environment: exit 1 */
+	CUGEN_ERROR_USAGE = 2, /* bad command line: exit 2 */
+};
+
+/* Error located in a file: message "FILE:LINE: error: ...". */
+void cg_error_at(GError **err, const char *file, int line, const char *fmt, ...)
+	G_GNUC_PRINTF(4, 5);
+/* Error without a location: message "error: ...". */
+void cg_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* Usage error (exit status 2): message "error: ...". */
+void cg_usage_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* Print "cugen: MESSAGE" and return the exit status for err. */
+int cg_report(const GError *err);
+void cg_warn(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+void cg_note(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
+/* The candidate closest to word (edit distance <= 2 or a case change), or
+ * NULL. candidates is NULL-terminated. */
+const char *cg_suggest(const char *word, const char *const *candidates);
+
+/* Quote s for /bin/sh if needed ("abc" stays abc, "a b" becomes 'a b'). */
+char *cg_sh_quote(const char *s);
+void cg_sh_append(GString *out, const char *arg);
+/* Split a command-line-like string on whitespace, honouring '' and "". */
+gboolean cg_split_words(const char *s, GPtrArray *out, GError **err);
+/* Split a list value: words separated by spaces or commas; "..." quotes. */
+gboolean cg_split_list(const char *s, GPtrArray *out, GError **err);
+
+/* Paths. cg_path_join returns a normalised join; cg_relpath returns path
+ * relative to dir (both absolute, normalised). */
+char *cg_path_norm(const char *path);
+char *cg_path_join(const char *a, const char *b);
+char *cg_abspath(const char *path);
+char *cg_relpath(const char *path, const char *dir);
+
+/* Read a whole file; NULL with err set on failure. */
+char *cg_read_file(const char *path, gsize *len, GError **err);
+
+/* Output staging: files are written to temporary names beside their
+ * targets and renamed into place only by stage_commit(), after every
+ * file was written. stage_abort() removes the temporaries. */
+typedef struct Stage Stage;
+Stage *stage_new(void);
+void stage_add(Stage *st, const char *path, GString *contents);
+gboolean stage_commit(Stage *st, GError **err);
+void stage_free(Stage *st);
+
+/* A hash of the bytes, as lowercase hex (sha256). */
+char *cg_hash_hex(const void *data, gsize len);
+
+#endif
