@@ -7,5 +7,6 @@ int cmd_setup(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int cmd_depdiff(int argc, char **argv);
+int cmd_stub(int argc, char **argv);
 
 #endif

@@ -1,8 +1,6 @@
 /* depfile.h -- make-style dependency files as gcc writes them.
  *
- * Owns: parsing and writing depfiles, and `cugen depdiff`, which a device
- * edge runs to keep only the headers its device view adds to the host
- * view (see edges.c for why).
+ * Owns: parsing and writing depfiles.
  */
 #ifndef CUGEN_DEPFILE_H
 #define CUGEN_DEPFILE_H

@@ -5,7 +5,10 @@
  * [A-Za-z0-9._+-/] replaced (so O needs no quoting anywhere):
  *   O.cudafe1.cpp O.module_id        fe
  *   O.sm_80.cubin O.compute_90.ptx   dev, one edge per arch
- *   O.cudafe1.stub.c                 written by one arch's dev edge
+ *   O.80.stub.c                      the host stub each dev edge's cicc writes
+ *   O.cudafe1.stub.c                 stub: one arch's stub, written only when
+ *                                    it changes (restat), so the arch it
+ *                                    comes from may change freely
  *   O.fatbin                         fatbin
  *   O.host.o O.fatbin.c              host (against a placeholder fatbin)
  *   O.o                              embed (the final object)
@@ -358,7 +361,7 @@ static gboolean prepare_target(Ctx *x, Target *t, GError **err)
 		}
 	}
 	if (s->pipe) {
-		/* The arch whose dev edge writes the host stub: the first of the
+		/* The arch whose stub the host compile takes: the first of the
 		 * project set if built, so a subset build agrees with a full one. */
 		const Arch *first = &g_array_index(s->project->archs, Arch, 0);
 		const Arch *chosen = NULL;
@@ -408,9 +411,8 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	char *cugen = cg_sh_quote(x->opt->cugen);
 	g_string_append_printf(c, "%s depdiff ${O}.hdeps ${O}.%s.full.d ${out}.d ${out} && ", cugen, pa->id);
 	g_free(cugen);
-	gboolean writes_stub = s->stub_arch && strcmp(s->stub_arch, pa->id) == 0;
 	GPtrArray *cicc = copy_argv(pa->cicc);
-	char *stub = writes_stub ? g_strdup(P_O ".cudafe1.stub.c") : g_strdup_printf(P_O ".%s.stub.c", pa->id);
+	char *stub = g_strdup_printf(P_O ".%s.stub.c", pa->id);
 	subst(cicc, P_STUB, stub);
 	g_free(stub);
 	render(c, cicc);
@@ -421,8 +423,6 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	}
 	g_string_append_printf(c, " && rm -f ${O}.%s.cpp1.ii ${O}.%s.cudafe1.c ${O}.%s.cudafe1.gpu",
 			       pa->id, pa->id, pa->id);
-	if (!writes_stub)
-		g_string_append_printf(c, " ${O}.%s.stub.c", pa->id);
 	if (a->sass && !a->ptx)
 		g_string_append_printf(c, " ${O}.compute_%s.ptx", pa->id);
 	char *stem = g_strdup_printf("cuda_dev_%s", pa->id);
@@ -434,6 +434,17 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	g_free(stem);
 	g_free(full);
 	g_string_free(c, TRUE);
+	return r;
+}
+
+static Rule *cu_stub_rule(Ctx *x)
+{
+	char *cugen = cg_sh_quote(x->opt->cugen);
+	char *cmd = g_strdup_printf("%s stub ${in} ${out}", cugen);
+	Rule *r = graph_rule(x->g, "cuda_stub", cmd, "CUDA stub ${out}", NULL, NULL, NULL);
+	r->restat = TRUE;
+	g_free(cmd);
+	g_free(cugen);
 	return r;
 }
 
@@ -581,10 +592,18 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 			add_arch_out(x, d->arch, ptx);
 			g_free(ptx);
 		}
+		/* Every arch's cicc writes a stub; one of them feeds the host. */
+		char *own_stub = g_strdup_printf("%s.%s.stub.c", O, id);
+		edge_implicit_out(d, own_stub);
 		if (strcmp(id, s->stub_arch) == 0) {
+			Edge *se = graph_edge(x->g, EK_STUB, cu_stub_rule(x));
+			se->target = s->t->name;
+			se->source = src->rel;
 			stub = g_strconcat(O, ".cudafe1.stub.c", NULL);
-			edge_implicit_out(d, stub);
+			edge_out(se, stub);
+			edge_in(se, own_stub);
 		}
+		g_free(own_stub);
 		edge_in(d, in);
 		p = g_strconcat(O, ".module_id", NULL);
 		edge_implicit_in(d, p);

@@ -15,6 +15,7 @@
 typedef enum {
 	EK_FE,        /* host preprocess + cudafe++ (module id, .cudafe1.cpp) */
 	EK_DEV,       /* per TU per arch: preprocess + cicc (+ ptxas) */
+	EK_STUB,      /* the host stub, from one arch's dev edge */
 	EK_FATBIN,    /* fatbinary of one TU's images */
 	EK_HOST,      /* host compile against a placeholder fatbin */
 	EK_EMBED,     /* objcopy the real fatbin in */

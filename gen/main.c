@@ -18,6 +18,7 @@ static const struct {
 	{ "plan", cmd_plan, "print the plan: edges per kind, pools, threads, why" },
 	{ "inspect", cmd_inspect, "list the GPU images in objects, libraries, executables" },
 	{ "depdiff", cmd_depdiff, NULL },
+	{ "stub", cmd_stub, NULL },
 };
 
 static void usage(FILE *f)

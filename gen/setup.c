@@ -78,7 +78,8 @@ static gboolean parse_args(int *argc, char ***argv, SetupArgs *a, const char *cm
 	if (!a->builddir)
 		a->builddir = g_strdup("build");
 	if (!a->file)
-		a->file = g_build_filename(a->srcdir, "cugen.ini", NULL);
+		a->file = strcmp(a->srcdir, ".") == 0 ? g_strdup("cugen.ini")
+			: g_build_filename(a->srcdir, "cugen.ini", NULL);
 	if (!a->backend)
 		a->backend = g_strdup("ninja");
 	if (strcmp(a->backend, "ninja") != 0) {

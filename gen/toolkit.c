@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -103,6 +104,13 @@ static char *first_line(const char *s)
 	return nl ? g_strndup(s, nl - s) : g_strdup(s);
 }
 
+static gint cmp_code(gconstpointer a, gconstpointer b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	int d = atoi(x + 3) - atoi(y + 3);
+	return d ? d : strcmp(x, y);
+}
+
 Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err)
 {
 	char *root = find_root(c, err);
@@ -189,6 +197,7 @@ Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err)
 	}
 	g_strfreev(lines);
 	g_free(out);
+	g_ptr_array_sort(tk->codes, cmp_code);
 	if (tk->codes->len == 0) {
 		cg_error(err, "'%s --list-gpu-code' listed no sm_ codes", tk->nvcc);
 		goto fail;

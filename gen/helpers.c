@@ -1,0 +1,94 @@
+/* helpers.c -- the small subcommands that generated build edges run.
+ *
+ * Owns: `cugen depdiff` (a device edge keeps only the headers its device
+ * view adds to the host view; see edges.c for why) and `cugen stub` (the
+ * host stub of one arch, renamed, written only when it changed, so that
+ * choosing another arch to take it from does not recompile the host side).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "depfile.h"
+#include "util.h"
+
+/* cugen depdiff HOST.d FULL.d OUT.d TARGET: OUT.d lists the headers of
+ * FULL.d (a device view) missing from HOST.d (the host view); FULL.d is
+ * removed. A missing HOST.d keeps every header (safe). */
+int cmd_depdiff(int argc, char **argv)
+{
+	if (argc != 5) {
+		fprintf(stderr, "usage: cugen depdiff HOST.d FULL.d OUT.d TARGET\n");
+		return 2;
+	}
+	GError *err = NULL;
+	char *full = cg_read_file(argv[2], NULL, &err);
+	if (!full)
+		return cg_report(err);
+	char *host = NULL;
+	g_file_get_contents(argv[1], &host, NULL, NULL);
+	GPtrArray *fdeps = depfile_parse(full);
+	GHashTable *hset = g_hash_table_new(g_str_hash, g_str_equal);
+	GPtrArray *hdeps = host ? depfile_parse(host) : NULL;
+	for (guint i = 0; hdeps && i < hdeps->len; i++)
+		g_hash_table_add(hset, g_ptr_array_index(hdeps, i));
+	GPtrArray *extra = g_ptr_array_new();
+	for (guint i = 0; i < fdeps->len; i++)
+		if (!g_hash_table_contains(hset, g_ptr_array_index(fdeps, i)))
+			g_ptr_array_add(extra, g_ptr_array_index(fdeps, i));
+	GString *out = depfile_format(argv[4], extra);
+	int rc = 0;
+	if (!g_file_set_contents(argv[3], out->str, out->len, &err)) {
+		fprintf(stderr, "cugen: error: %s\n", err->message);
+		g_error_free(err);
+		rc = 1;
+	} else {
+		unlink(argv[2]);
+	}
+	g_string_free(out, TRUE);
+	g_ptr_array_free(extra, TRUE);
+	g_hash_table_destroy(hset);
+	if (hdeps)
+		g_ptr_array_free(hdeps, TRUE);
+	g_ptr_array_free(fdeps, TRUE);
+	g_free(host);
+	g_free(full);
+	return rc;
+}
+
+/* cugen stub IN OUT: OUT = IN with IN's own name (in cicc's line markers)
+ * replaced by OUT's; OUT is left untouched when that is what it holds. */
+int cmd_stub(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: cugen stub IN OUT\n");
+		return 2;
+	}
+	GError *err = NULL;
+	char *in = cg_read_file(argv[1], NULL, &err);
+	if (!in)
+		return cg_report(err);
+	char *from = g_strdup_printf("\"%s\"", argv[1]);
+	char *to = g_strdup_printf("\"%s\"", argv[2]);
+	char **parts = g_strsplit(in, from, -1);
+	char *text = g_strjoinv(to, parts);
+	g_strfreev(parts);
+	char *old = NULL;
+	gsize oldlen = 0;
+	int rc = 0;
+	if (!g_file_get_contents(argv[2], &old, &oldlen, NULL) ||
+	    oldlen != strlen(text) || memcmp(old, text, oldlen) != 0) {
+		if (!g_file_set_contents(argv[2], text, -1, &err)) {
+			fprintf(stderr, "cugen: error: %s\n", err->message);
+			g_error_free(err);
+			rc = 1;
+		}
+	}
+	g_free(old);
+	g_free(text);
+	g_free(from);
+	g_free(to);
+	g_free(in);
+	return rc;
+}
