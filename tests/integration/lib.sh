@@ -1,0 +1,113 @@
+# lib.sh -- helpers for the integration tests (sourced, POSIX sh).
+# Each test script is run by tests/run with CUGEN, CUDA_PATH, NINJA and
+# TESTS_TMP set; it exits 0 (pass), 77 (skip) or anything else (fail).
+
+set -u
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+: "${CUDA_PATH:=/usr/local/cuda}"
+[ -n "${NINJA:-}" ] || NINJA=ninja
+NVCC="$CUDA_PATH/bin/nvcc"
+WORK=$(mktemp -d "${TESTS_TMP:-/tmp}/$(basename "$0" .sh).XXXXXX")
+
+die() { echo "FAIL: $*"; exit 1; }
+skip() { echo "skipped: $*"; exit 77; }
+note() { echo "== $*"; }
+
+need_cuda() {
+	[ -x "$NVCC" ] || skip "no nvcc at $NVCC"
+	command -v "$NINJA" >/dev/null 2>&1 || skip "no ninja"
+}
+
+# run a command, failing the test with its output when it fails
+run() {
+	"$@" >"$WORK/run.log" 2>&1 || { cat "$WORK/run.log"; die "command failed: $*"; }
+}
+
+# the images of FILE as "kind arch size sha" lines, without the file name
+images() {
+	"$CUGEN" inspect "$1" | sed 's/^[^:]*: //' | sed 's/^\.nv_fatbin #[0-9]* //; s/^__nv_relfatbin #[0-9]* //'
+}
+
+# assert that two files list the same images with the same bytes
+same_images() { # a b what
+	images "$1" >"$WORK/img.a" || die "cugen inspect $1 failed"
+	images "$2" >"$WORK/img.b" || die "cugen inspect $2 failed"
+	[ -s "$WORK/img.a" ] || die "$3: no images in $1"
+	if ! cmp -s "$WORK/img.a" "$WORK/img.b"; then
+		diff "$WORK/img.a" "$WORK/img.b"
+		die "$3: images differ between $1 and $2"
+	fi
+}
+
+# build, and print the descriptions of the edges that ran, sorted
+# ("CUDA sm_80 obj/t/k.cu.sm_80.cubin", "LINK app", ...)
+build() { # builddir [targets...]
+	d=$1
+	shift
+	NINJA_STATUS='@@ ' "$NINJA" -C "$d" "$@" >"$WORK/ninja.log" 2>&1 ||
+		{ cat "$WORK/ninja.log"; die "ninja -C $d $* failed"; }
+	sed -n 's/^@@ //p' "$WORK/ninja.log" | sort
+}
+
+# a fresh copy of an example in the work directory
+copy_example() { # name dest
+	mkdir -p "$2"
+	cp -R "$SRC/examples/$1/." "$2/"
+}
+
+# A small project: two CUDA TUs and a C++ TU in a static library and an
+# executable. a.cu includes common.h (host and device views) and, only in
+# the device view, dev.cuh; b.cu includes only common.h; main.cpp host.h.
+small_project() { # dir archs
+	mkdir -p "$1/src" "$1/inc"
+	cat >"$1/cugen.ini" <<INI
+[project]
+name = small
+[cuda]
+archs = $2
+std = c++17
+[target k]
+type = static
+sources = src/a.cu src/b.cu
+include = inc
+[target app]
+type = executable
+sources = src/main.cpp
+deps = k
+INI
+	cat >"$1/inc/common.h" <<'H'
+#pragma once
+#define COMMON_VALUE 1
+int run_a(int);
+int run_b(int);
+H
+	cat >"$1/inc/dev.cuh" <<'H'
+#pragma once
+#define DEV_VALUE 10
+H
+	cat >"$1/inc/host.h" <<'H'
+#pragma once
+#define HOST_VALUE 100
+H
+	cat >"$1/src/a.cu" <<'CU'
+#include "common.h"
+#ifdef __CUDA_ARCH__
+#include "dev.cuh"
+#else
+#define DEV_VALUE 0
+#endif
+__global__ void ka(int *p) { *p = COMMON_VALUE + DEV_VALUE; }
+int run_a(int x) { int *d; cudaMalloc(&d, 4); ka<<<1, 1>>>(d); cudaFree(d); return x; }
+CU
+	cat >"$1/src/b.cu" <<'CU'
+#include "common.h"
+__global__ void kb(int *p) { *p = COMMON_VALUE * 2; }
+int run_b(int x) { int *d; cudaMalloc(&d, 4); kb<<<1, 1>>>(d); cudaFree(d); return x; }
+CU
+	cat >"$1/src/main.cpp" <<'CPP'
+#include "common.h"
+#include "host.h"
+#include <cstdio>
+int main(int argc, char **) { if (argc > 1) std::printf("%d\n", run_a(1) + run_b(2)); return HOST_VALUE - 100; }
+CPP
+}
