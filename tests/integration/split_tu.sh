@@ -1,0 +1,56 @@
+# split = tu (one nvcc -c per TU, as CMake does): chosen by a profile; the
+# images equal the per-arch graph's; a subset build keeps the pinned
+# __CUDA_ARCH_LIST__; an unrecognised nvcc pipeline falls back to it
+# with a warning that says why.
+. "$(dirname "$0")/lib.sh"
+need_cuda
+
+small_project "$WORK/p" "75 80"
+cd "$WORK/p" || exit 1
+cat >>cugen.ini <<'INI'
+[profile tu]
+split = tu
+INI
+run "$CUGEN" setup -B arch
+build arch >/dev/null
+run "$CUGEN" setup -B tu --profile tu
+ran=$(build tu)
+echo "$ran"
+echo "$ran" | grep -q '^CUDA nvcc obj/k/src/a.cu.o$' || die "no nvcc edge for a.cu"
+echo "$ran" | grep -q '^CUDA sm_' && die "per-arch edges in split = tu"
+for f in a b; do
+	same_images "arch/obj/k/src/$f.cu.o" "tu/obj/k/src/$f.cu.o" "$f.cu (split arch vs tu)"
+done
+grep -q -- "-MD -MF" tu/build.ninja || die "no depfile for the nvcc edges"
+
+note "a subset in split = tu keeps the pinned arch list"
+run "$CUGEN" setup -B tu --profile tu --archs 80
+grep -qF -- '-D__CUDA_ARCH_LIST__=750\,800' tu/build.ninja || { grep nvcc tu/build.ninja; die "the pinned list is not passed"; }
+build tu >/dev/null
+images tu/obj/k/src/a.cu.o | grep -q sm_75 && die "sm_75 built although not selected"
+[ "$(images tu/obj/k/src/a.cu.o | grep 'elf sm_80')" = "$(images arch/obj/k/src/a.cu.o | grep 'elf sm_80')" ] ||
+	die "the sm_80 image of a subset build differs from the full build's"
+
+note "an nvcc whose --dryrun is not understood: fall back to split = tu"
+mkdir -p fake/bin
+for t in "$CUDA_PATH"/bin/*; do ln -s "$t" fake/bin/; done
+rm fake/bin/nvcc
+cat >fake/bin/nvcc <<SH
+#!/bin/sh
+case " \$* " in
+*" --dryrun "*) "$CUDA_PATH/bin/nvcc" "\$@" 2>&1 | sed 's/^#\\\$ cudafe++ /#\$ mystery-tool /' >&2 ;;
+*) exec "$CUDA_PATH/bin/nvcc" "\$@" ;;
+esac
+SH
+chmod +x fake/bin/nvcc
+ln -s "$CUDA_PATH/nvvm" fake/nvvm
+ln -s "$CUDA_PATH/targets" fake/targets
+"$CUGEN" setup -B fb -D toolchain.cuda="$WORK/p/fake" >out.txt 2>err.txt || { cat err.txt; die "setup failed"; }
+cat err.txt
+grep -q "warning: target 'k': falling back to split = tu (one nvcc per TU): nvcc --dryrun: unknown step 'mystery-tool'" err.txt ||
+	die "no fallback warning"
+grep -q 'cuda_nvcc' fb/build.ninja || die "no nvcc rule after the fallback"
+"$CUGEN" setup -B fb2 -D toolchain.cuda="$WORK/p/fake" -D profile.tu.split=arch --profile tu >out.txt 2>err.txt &&
+	die "split = arch with an unknown pipeline should fail"
+grep -q "split = arch, but nvcc --dryrun: unknown step 'mystery-tool'" err.txt || { cat err.txt; die "wrong error"; }
+echo ok
