@@ -1104,10 +1104,19 @@ static gboolean apply_profile(Config *c, GPtrArray *secs, const char *name, GErr
 	return TRUE;
 }
 
-static gboolean read_profile(Config *c, GPtrArray *secs, GError **err)
+static void profile_values_free(Profile *p)
 {
-	Profile *pr = c->profile;
-	Section *p = find_section(secs, SEC_PROFILE, pr->name);
+	g_free(p->jobs);
+	g_free(p->memory);
+	g_free(p->job_memory);
+	g_free(p->threads);
+	g_free(p->split_compile);
+}
+
+/* Validate a profile's own keys into pr (every profile is checked, so a
+ * mistake shows before the day it is chosen). */
+static gboolean read_profile_values(Section *p, Profile *pr, GError **err)
+{
 	struct { const char *key; char **dst; gboolean size; gboolean zero_ok; } keys[] = {
 		{ "jobs", &pr->jobs, FALSE, FALSE },
 		{ "memory", &pr->memory, TRUE, FALSE },
@@ -1127,12 +1136,34 @@ static gboolean read_profile(Config *c, GPtrArray *secs, GError **err)
 			g_free(v);
 			return FALSE;
 		}
+		g_free(*keys[i].dst);
 		*keys[i].dst = v;
 	}
 	int v;
 	if (!get_choice(p, "split", split_values, SPLIT_AUTO, &v, err))
 		return FALSE;
 	pr->split = v;
+	return TRUE;
+}
+
+static gboolean read_profile(Config *c, GPtrArray *secs, GError **err)
+{
+	for (guint i = 0; i < secs->len; i++) {
+		Section *s = g_ptr_array_index(secs, i);
+		if (s->kind != SEC_PROFILE || g_strcmp0(s->name, c->profile->name) == 0)
+			continue;
+		Profile tmp = { 0 };
+		gboolean ok = read_profile_values(s, &tmp, err);
+		profile_values_free(&tmp);
+		if (!ok)
+			return FALSE;
+	}
+	if (!c->profile->name)
+		return TRUE;
+	Profile *pr = c->profile;
+	Section *p = find_section(secs, SEC_PROFILE, pr->name);
+	if (!read_profile_values(p, pr, err))
+		return FALSE;
 	Entry *a = find_entry(p, "archs");
 	if (a && !c->build_archs) {
 		c->build_archs = g_new0(Setting, 1);
@@ -1217,7 +1248,7 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 		return FALSE;
 	}
 
-	if (c->profile->name && !read_profile(c, secs, err))
+	if (!read_profile(c, secs, err))
 		return FALSE;
 	if (opt->archs) {
 		g_free(c->build_archs ? c->build_archs->value : NULL);
@@ -1319,14 +1350,9 @@ void config_free(Config *c)
 		g_free(c->build_archs);
 	}
 	if (c->profile) {
-		Profile *p = c->profile;
-		g_free(p->name);
-		g_free(p->jobs);
-		g_free(p->memory);
-		g_free(p->job_memory);
-		g_free(p->threads);
-		g_free(p->split_compile);
-		g_free(p);
+		g_free(c->profile->name);
+		profile_values_free(c->profile);
+		g_free(c->profile);
 	}
 	g_ptr_array_free(c->targets, TRUE);
 	g_hash_table_destroy(c->by_name);

@@ -170,6 +170,19 @@ static char *expand_vars(const char *s, GHashTable *env)
 	return r;
 }
 
+/* A step that occurs once per TU: a second one is not understood. */
+static GPtrArray *take(GPtrArray **slot, GPtrArray *argv, const char *what,
+		       GError **err, gboolean *ok)
+{
+	if (*slot) {
+		if (*ok)
+			cg_error(err, "nvcc --dryrun: two %s steps", what);
+		*ok = FALSE;
+		return NULL;
+	}
+	return *slot = argv;
+}
+
 static char *arch_of_define(GPtrArray *argv)
 {
 	for (guint i = 0; i < argv->len; i++) {
@@ -229,7 +242,7 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 			set_opt(argv, "--stub_file_name", P_B ".cudafe1.stub.c");
 			set_opt(argv, "--module_id_file_name", P_O ".module_id");
 			set_file(argv, ".cpp4.ii", P_O ".cpp4.ii");
-			keep = p->cudafe = argv;
+			keep = take(&p->cudafe, argv, "cudafe++", err, &ok);
 		} else if (strcmp(base, "cicc") == 0) {
 			const char *march = get_opt(argv, "-arch");
 			if (!march || !g_str_has_prefix(march, "compute_")) {
@@ -314,7 +327,7 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 			p->math = g_strdup(m ? m : "");
 			remove_prefixed(argv, "--image3=");
 			remove_prefixed(argv, "--embedded-fatbin=");
-			keep = p->fatbin = argv;
+			keep = take(&p->fatbin, argv, "fatbinary", err, &ok);
 		} else if (has_arg(argv, "-E")) {
 			char *arch = arch_of_define(argv);
 			set_exact(argv, PROBE_NAME ".cu", P_IN);
@@ -328,12 +341,12 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 				g_free(arch);
 			} else {
 				set_opt(argv, "-o", P_O ".cpp4.ii");
-				keep = p->host_pp = argv;
+				keep = take(&p->host_pp, argv, "host preprocess", err, &ok);
 			}
 		} else if (has_arg(argv, "-c")) {
 			set_file(argv, ".cudafe1.cpp", P_O ".cudafe1.cpp");
 			set_exact(argv, PROBE_NAME ".o", P_OUT);
-			keep = p->host_cc = argv;
+			keep = take(&p->host_cc, argv, "host compile", err, &ok);
 		} else {
 			cg_error(err, "nvcc --dryrun: unknown step '%s'", base);
 			ok = FALSE;

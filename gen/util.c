@@ -84,27 +84,32 @@ void cg_note(const char *fmt, ...)
 	g_free(m);
 }
 
+/* Optimal string alignment distance (a swap of two neighbours counts 1),
+ * ignoring case. */
 static guint edit_distance(const char *a, const char *b)
 {
 	gsize la = strlen(a), lb = strlen(b);
-	guint *row = g_new(guint, lb + 1);
+	guint *d = g_new(guint, (la + 1) * (lb + 1));
+#define D(i, j) d[(i) * (lb + 1) + (j)]
+	for (gsize i = 0; i <= la; i++)
+		D(i, 0) = i;
 	for (gsize j = 0; j <= lb; j++)
-		row[j] = j;
+		D(0, j) = j;
 	for (gsize i = 1; i <= la; i++) {
-		guint prev = row[0];
-		row[0] = i;
 		for (gsize j = 1; j <= lb; j++) {
-			guint cur = row[j];
-			guint sub = prev + (g_ascii_tolower(a[i - 1]) !=
-					    g_ascii_tolower(b[j - 1]));
-			guint best = MIN(row[j] + 1, row[j - 1] + 1);
-			row[j] = MIN(best, sub);
-			prev = cur;
+			char ca = g_ascii_tolower(a[i - 1]), cb = g_ascii_tolower(b[j - 1]);
+			guint v = MIN(D(i - 1, j) + 1, D(i, j - 1) + 1);
+			v = MIN(v, D(i - 1, j - 1) + (ca != cb));
+			if (i > 1 && j > 1 && ca == g_ascii_tolower(b[j - 2]) &&
+			    g_ascii_tolower(a[i - 2]) == cb)
+				v = MIN(v, D(i - 2, j - 2) + 1);
+			D(i, j) = v;
 		}
 	}
-	guint d = row[lb];
-	g_free(row);
-	return d;
+	guint r = D(la, lb);
+#undef D
+	g_free(d);
+	return r;
 }
 
 const char *cg_suggest(const char *word, const char *const *candidates)

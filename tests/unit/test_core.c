@@ -1,0 +1,337 @@
+/* test_core.c -- unit tests for util.c, depfile.c, config.c and
+ * pipeline.c: quoting, paths, lists, suggestions, depfile parsing, INI
+ * reading with line numbers, overrides and profiles, and the --dryrun
+ * parser's refusal of what it does not know. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "depfile.h"
+#include "pipeline.h"
+#include "util.h"
+
+static char *tmpdir;
+
+static void test_sh_quote(void)
+{
+	char *q = cg_sh_quote("plain-path/x.cu");
+	g_assert_cmpstr(q, ==, "plain-path/x.cu");
+	g_free(q);
+	q = cg_sh_quote("a b");
+	g_assert_cmpstr(q, ==, "'a b'");
+	g_free(q);
+	q = cg_sh_quote("it's");
+	g_assert_cmpstr(q, ==, "'it'\\''s'");
+	g_free(q);
+	q = cg_sh_quote("");
+	g_assert_cmpstr(q, ==, "''");
+	g_free(q);
+	q = cg_sh_quote("$HOME");
+	g_assert_cmpstr(q, ==, "'$HOME'");
+	g_free(q);
+}
+
+static void test_paths(void)
+{
+	char *r = cg_relpath("/a/b/c/d.cu", "/a/b/build");
+	g_assert_cmpstr(r, ==, "../c/d.cu");
+	g_free(r);
+	r = cg_relpath("/a/b", "/a/b");
+	g_assert_cmpstr(r, ==, ".");
+	g_free(r);
+	r = cg_path_norm("/x/./y/../z//w");
+	g_assert_cmpstr(r, ==, "/x/z/w");
+	g_free(r);
+	r = cg_path_norm("../a/../../b");
+	g_assert_cmpstr(r, ==, "../../b");
+	g_free(r);
+	r = cg_path_join("/p", "/abs");
+	g_assert_cmpstr(r, ==, "/abs");
+	g_free(r);
+}
+
+static void test_split_list(void)
+{
+	GPtrArray *v = g_ptr_array_new_with_free_func(g_free);
+	g_assert_true(cg_split_list(" a.cu,b.cu  \"c d.cu\" e", v, NULL));
+	g_assert_cmpuint(v->len, ==, 4);
+	g_assert_cmpstr(g_ptr_array_index(v, 2), ==, "c d.cu");
+	g_assert_cmpstr(g_ptr_array_index(v, 3), ==, "e");
+	g_ptr_array_set_size(v, 0);
+	GError *err = NULL;
+	g_assert_false(cg_split_list("\"open", v, &err));
+	g_assert_nonnull(err);
+	g_error_free(err);
+	g_ptr_array_free(v, TRUE);
+}
+
+static void test_suggest(void)
+{
+	const char *keys[] = { "archs", "ptx", "mode", "flags", NULL };
+	g_assert_cmpstr(cg_suggest("arch", keys), ==, "archs");
+	g_assert_cmpstr(cg_suggest("flag", keys), ==, "flags");
+	g_assert_null(cg_suggest("zzzzzz", keys));
+}
+
+static void test_depfile(void)
+{
+	GPtrArray *d = depfile_parse("obj/x.o: ../a\\ b.h \\\n /usr/include/c$$d.h ../e\\#f.h\n");
+	g_assert_cmpuint(d->len, ==, 3);
+	g_assert_cmpstr(g_ptr_array_index(d, 0), ==, "../a b.h");
+	g_assert_cmpstr(g_ptr_array_index(d, 1), ==, "/usr/include/c$d.h");
+	g_assert_cmpstr(g_ptr_array_index(d, 2), ==, "../e#f.h");
+	GString *s = depfile_format("t", d);
+	GPtrArray *back = depfile_parse(s->str);
+	g_assert_cmpuint(back->len, ==, 3);
+	for (guint i = 0; i < 3; i++)
+		g_assert_cmpstr(g_ptr_array_index(back, i), ==, g_ptr_array_index(d, i));
+	g_string_free(s, TRUE);
+	g_ptr_array_free(back, TRUE);
+	g_ptr_array_free(d, TRUE);
+}
+
+/* Write dir/cugen.ini and dir/k.cu; load with options. */
+static Config *load(const char *ini, const char *profile, const char *archs,
+		    const char *const *defs, GError **err)
+{
+	char *path = g_build_filename(tmpdir, "cugen.ini", NULL);
+	g_assert_true(g_file_set_contents(path, ini, -1, NULL));
+	char *k = g_build_filename(tmpdir, "k.cu", NULL);
+	g_file_set_contents(k, "", 0, NULL);
+	char *m = g_build_filename(tmpdir, "m.cpp", NULL);
+	g_file_set_contents(m, "", 0, NULL);
+	char *n = g_build_filename(tmpdir, "n.cpp", NULL);
+	g_file_set_contents(n, "", 0, NULL);
+	g_free(n);
+	ConfigOptions o = { path, profile, archs, (char **)defs };
+	Config *c = config_load(&o, err);
+	g_free(path);
+	g_free(k);
+	g_free(m);
+	return c;
+}
+
+static void expect_error(const char *ini, const char *fragment, int line)
+{
+	GError *err = NULL;
+	Config *c = load(ini, NULL, NULL, NULL, &err);
+	g_assert_null(c);
+	g_assert_nonnull(err);
+	if (!strstr(err->message, fragment))
+		g_error("'%s' does not contain '%s'", err->message, fragment);
+	if (line) {
+		char *want = g_strdup_printf("cugen.ini:%d: error: ", line);
+		if (!strstr(err->message, want))
+			g_error("'%s' is not at line %d", err->message, line);
+		g_free(want);
+	}
+	g_error_free(err);
+}
+
+static const char *base_ini =
+	"; comment\n"
+	"[project]\n"
+	"name = demo   ; inline comment\n"
+	"[cuda]\n"
+	"archs = 80,90  # another comment\n"
+	"flags = -O3\n"
+	"[target lib]\n"
+	"type = static\n"
+	"sources = k.cu\n"
+	"  m.cpp\n"
+	"defines = A=1 \"B=two words\"\n"
+	"[target app]\n"
+	"type = executable\n"
+	"sources = n.cpp\n"
+	"deps = lib\n"
+	"[profile ci]\n"
+	"archs = 80\n"
+	"jobs = 3\n"
+	"flags = -O2\n";
+
+static void test_config_ok(void)
+{
+	GError *err = NULL;
+	Config *c = load(base_ini, NULL, NULL, NULL, &err);
+	g_assert_no_error(err);
+	g_assert_cmpstr(c->name, ==, "demo");
+	g_assert_cmpstr(c->archs.value, ==, "80,90");
+	g_assert_cmpint(c->archs.loc.line, ==, 5);
+	g_assert_cmpuint(c->targets->len, ==, 2);
+	g_assert_cmpuint(c->profiles->len, ==, 1);
+	g_assert_null(c->build_archs);
+	Target *lib = g_hash_table_lookup(c->by_name, "lib");
+	g_assert_cmpuint(lib->sources->len, ==, 2); /* continuation line */
+	g_assert_cmpuint(lib->defines->len, ==, 2);
+	g_assert_cmpstr(g_ptr_array_index(lib->defines, 1), ==, "B=two words");
+	g_assert_cmpstr(lib->cuda_flags, ==, "-O3");
+	Target *app = g_hash_table_lookup(c->by_name, "app");
+	g_assert_true(g_ptr_array_index(app->deps, 0) == lib);
+	GPtrArray *order = config_target_order(c);
+	g_assert_true(g_ptr_array_index(order, 0) == lib);
+	g_ptr_array_free(order, TRUE);
+	config_free(c);
+}
+
+static void test_config_profile_and_defines(void)
+{
+	GError *err = NULL;
+	const char *defs[] = { "cuda.flags=-O1", "profile.ci.jobs=5", NULL };
+	Config *c = load(base_ini, "ci", NULL, defs, &err);
+	g_assert_no_error(err);
+	g_assert_cmpstr(c->profile->name, ==, "ci");
+	g_assert_cmpstr(c->profile->jobs, ==, "5");          /* -D on the profile */
+	g_assert_cmpstr(c->build_archs->value, ==, "80");    /* profile subset */
+	g_assert_cmpstr(c->flags, ==, "-O1");                /* -D wins over the profile */
+	config_free(c);
+
+	c = load(base_ini, "ci", "90", NULL, &err);
+	g_assert_no_error(err);
+	g_assert_cmpstr(c->build_archs->value, ==, "90");    /* --archs wins */
+	g_assert_cmpstr(c->flags, ==, "-O2");                /* profile over [cuda] */
+	config_free(c);
+
+	c = load(base_ini, "nope", NULL, NULL, &err);
+	g_assert_null(c);
+	g_assert_error(err, CUGEN_ERROR, CUGEN_ERROR_USAGE);
+	g_clear_error(&err);
+
+	const char *bad[] = { "cuda.arch=80", NULL };
+	c = load(base_ini, NULL, NULL, bad, &err);
+	g_assert_null(c);
+	g_assert_nonnull(strstr(err->message, "did you mean 'archs'"));
+	g_clear_error(&err);
+}
+
+static void test_config_errors(void)
+{
+	expect_error("[project]\nname = x\n[cuda]\narch = 80\n", "did you mean 'archs'?", 4);
+	expect_error("name = x\n", "before any section", 1);
+	expect_error("[project]\nname = x\n[target a]\ntype = static\nsources = k.cu\n[target a]\ntype = static\nsources = m.cpp\n",
+		     "duplicate section [target a] (first at line 3)", 6);
+	expect_error("[project]\nname = x\nname = y\n", "duplicate key 'name' (first at line 2)", 3);
+	expect_error("[project]\nname = x\n[target a]\ntype = static\nsources = k.cu\ndeps = b\n[target b]\ntype = static\nsources = m.cpp\ndeps = a\n",
+		     "dependency cycle", 0);
+	expect_error("[project]\nname = x\n[target a]\ntype = static\nsources = zz.cu\n", "source file 'zz.cu' not found", 5);
+	expect_error("[project]\nname = x\n[target a]\ntype = static\nsources = *.cxx\n", "glob '*.cxx' matches no file", 5);
+	expect_error("[project]\nname = x\n[cuda]\nlto = yes\n", "lto = yes needs mode = rdc", 4);
+	expect_error("[project]\nname = x\n[cuda]\nmode = rcd\n", "did you mean 'rdc'?", 4);
+	expect_error("[project]\nname = x\n[oops]\n", "unknown section [oops]", 3);
+	expect_error("[project]\nname = x\n[target a]\ntype = static\nsources = k.cu\ndeps = kernel\n[target kernels]\ntype = static\nsources = m.cpp\n",
+		     "did you mean 'kernels'?", 6);
+	expect_error("[project]\nname = x\nthis line has no equals\n", "expected 'key = value'", 3);
+	expect_error("[project]\nname = x\n[target a]\ntype = static\nsources = k.cu\n[profile p]\njobs = many\n", "invalid jobs 'many'", 7);
+}
+
+static void test_config_long_line(void)
+{
+	GString *s = g_string_new("[project]\nname = x\nversion = ");
+	for (int i = 0; i < 70000; i++)
+		g_string_append_c(s, 'v');
+	g_string_append(s, "\n");
+	expect_error(s->str, "line too long", 3);
+	g_string_free(s, TRUE);
+}
+
+static const char *dryrun_text =
+	"#$ _NVVM_BRANCH_=nvvm\n"
+	"#$ _HERE_=/cuda/bin\n"
+	"#$ CICC_PATH=/cuda/nvvm/bin\n"
+	"#$ gcc -D__CUDA_ARCH_LIST__=800 -E -x c++ -D__CUDACC__ \"cugenprobe.cu\" -o \"/tmp/tmpxft_1_2-5_cugenprobe.cpp4.ii\"\n"
+	"#$ cudafe++ --c++17 --orig_src_file_name \"cugenprobe.cu\" --orig_src_path_name \"@PROBEDIR@/cugenprobe.cu\" "
+	"--gen_c_file_name \"/tmp/tmpxft_1_2-6_cugenprobe.compute_80.cudafe1.cpp\" --stub_file_name \"tmpxft_1_2-6_cugenprobe.compute_80.cudafe1.stub.c\" "
+	"--gen_module_id_file --module_id_file_name \"/tmp/tmpxft_1_2-4_cugenprobe.module_id\" \"/tmp/tmpxft_1_2-5_cugenprobe.cpp4.ii\"\n"
+	"#$ gcc -D__CUDA_ARCH__=800 -D__CUDA_ARCH_LIST__=800 -E -x c++ \"cugenprobe.cu\" -o \"/tmp/tmpxft_1_2-8_cugenprobe.compute_80.cpp1.ii\"\n"
+	"#$ \"$CICC_PATH/cicc\" --c++17 --orig_src_file_name \"cugenprobe.cu\" --orig_src_path_name \"@PROBEDIR@/cugenprobe.cu\" -arch compute_80 "
+	"--include_file_name \"tmpxft_1_2-3_cugenprobe.fatbin.c\" --module_id_file_name \"/tmp/tmpxft_1_2-4_cugenprobe.module_id\" "
+	"--gen_c_file_name \"/tmp/tmpxft_1_2-7_cugenprobe.compute_80.cudafe1.c\" --stub_file_name \"/tmp/tmpxft_1_2-7_cugenprobe.compute_80.cudafe1.stub.c\" "
+	"--gen_device_file_name \"/tmp/tmpxft_1_2-7_cugenprobe.compute_80.cudafe1.gpu\" \"/tmp/tmpxft_1_2-8_cugenprobe.compute_80.cpp1.ii\" "
+	"-o \"/tmp/tmpxft_1_2-7_cugenprobe.compute_80.ptx\"\n"
+	"#$ ptxas -arch=sm_80 -m64 \"/tmp/tmpxft_1_2-7_cugenprobe.compute_80.ptx\" -o \"/tmp/tmpxft_1_2-9_cugenprobe.compute_80.cubin\"\n"
+	"#$ fatbinary -64 --cicc-cmdline=\"-ftz=0 \" \"--image3=kind=elf,sm=80,file=/tmp/tmpxft_1_2-9_cugenprobe.compute_80.cubin\" "
+	"\"--image3=kind=ptx,sm=80,file=/tmp/tmpxft_1_2-7_cugenprobe.compute_80.ptx\" --embedded-fatbin=\"/tmp/tmpxft_1_2-3_cugenprobe.fatbin.c\"\n"
+	"#$ rm /tmp/tmpxft_1_2-3_cugenprobe.fatbin\n"
+	"#$ gcc -D__CUDA_ARCH__=800 -c -x c++ \"/tmp/tmpxft_1_2-7_cugenprobe.compute_80.cudafe1.cpp\" -o \"cugenprobe.o\"\n";
+
+static gboolean has(GPtrArray *argv, const char *s)
+{
+	for (guint i = 0; i < argv->len; i++)
+		if (strcmp(g_ptr_array_index(argv, i), s) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+static void test_pipeline(void)
+{
+	GError *err = NULL;
+	Pipeline *p = pipeline_parse(dryrun_text, &err);
+	g_assert_no_error(err);
+	g_assert_cmpstr(p->arch_list, ==, "800");
+	g_assert_cmpuint(p->archs->len, ==, 1);
+	PipeArch *a = g_ptr_array_index(p->archs, 0);
+	g_assert_cmpstr(a->id, ==, "80");
+	g_assert_true(a->sass && a->ptx);
+	g_assert_true(has(a->cicc, P_O ".module_id"));
+	g_assert_true(has(a->cicc, P_STUB));
+	g_assert_true(has(a->cicc, P_C));
+	g_assert_true(has(a->ptxas, P_O ".sm_80.cubin"));
+	g_assert_true(has(a->pp, P_IN));
+	g_assert_true(has(p->cudafe, P_B ".cudafe1.stub.c"));
+	g_assert_cmpstr(g_ptr_array_index(a->cicc, 0), ==, "/cuda/nvvm/bin/cicc");
+	g_assert_true(has(p->host_cc, P_OUT));
+	g_assert_cmpuint(p->images->len, ==, 2);
+	g_assert_cmpstr(g_ptr_array_index(p->images, 0), ==, "elf:80");
+	pipeline_free(p);
+
+	/* an unknown tool, and an unknown temporary file, are refused */
+	char *bad = g_strdup(dryrun_text);
+	char *x = strstr(bad, "cudafe++");
+	memcpy(x, "mystery+", 8);
+	p = pipeline_parse(bad, &err);
+	g_assert_null(p);
+	g_assert_nonnull(strstr(err->message, "unknown step 'mystery+'"));
+	g_clear_error(&err);
+	g_free(bad);
+	GString *odd_s = g_string_new(dryrun_text);
+	g_string_replace(odd_s, "compute_80.cudafe1.cpp\" -o \"cugenprobe.o\"", "compute_80.weird\" -o \"cugenprobe.o\"", 1);
+	char *odd = g_string_free(odd_s, FALSE);
+	p = pipeline_parse(odd, &err);
+	g_assert_null(p);
+	g_assert_nonnull(strstr(err->message, "unrecognised temporary file"));
+	g_clear_error(&err);
+	g_free(odd);
+	/* a step nvcc should run once, twice */
+	char *twice = g_strconcat(dryrun_text, "#$ gcc -D__CUDA_ARCH__=800 -c -x c++ \"x.cpp\" -o \"cugenprobe.o\"\n", NULL);
+	p = pipeline_parse(twice, &err);
+	g_assert_null(p);
+	g_assert_nonnull(strstr(err->message, "two host compile steps"));
+	g_clear_error(&err);
+	g_free(twice);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	tmpdir = g_dir_make_tmp("cugen-unit-XXXXXX", NULL);
+	g_test_add_func("/util/sh_quote", test_sh_quote);
+	g_test_add_func("/util/paths", test_paths);
+	g_test_add_func("/util/split_list", test_split_list);
+	g_test_add_func("/util/suggest", test_suggest);
+	g_test_add_func("/depfile/parse_format", test_depfile);
+	g_test_add_func("/config/ok", test_config_ok);
+	g_test_add_func("/config/profile_and_defines", test_config_profile_and_defines);
+	g_test_add_func("/config/errors", test_config_errors);
+	g_test_add_func("/config/long_line", test_config_long_line);
+	g_test_add_func("/pipeline/parse", test_pipeline);
+	int rc = g_test_run();
+	const char *files[] = { "cugen.ini", "k.cu", "m.cpp", "n.cpp", NULL };
+	for (int i = 0; files[i]; i++) {
+		char *p = g_build_filename(tmpdir, files[i], NULL);
+		g_unlink(p);
+		g_free(p);
+	}
+	g_rmdir(tmpdir);
+	g_free(tmpdir);
+	return rc;
+}
