@@ -351,13 +351,19 @@ void archset_free(ArchSet *s)
 	g_free(s);
 }
 
-void archset_gencode(const ArchSet *s, GPtrArray *argv)
+void archset_gencode(const ArchSet *s, GencodeKind kind, GPtrArray *argv)
 {
 	for (guint i = 0; i < s->archs->len; i++) {
 		const Arch *a = &g_array_index(s->archs, Arch, i);
+		if (kind != GENCODE_COMPILE && !a->sass)
+			continue;
 		char *id = arch_id(a);
 		char *code;
-		if (a->sass && a->ptx)
+		if (kind == GENCODE_LTO)
+			code = g_strdup_printf("lto_%s", id);
+		else if (kind == GENCODE_LINK)
+			code = g_strdup_printf("sm_%s", id);
+		else if (a->sass && a->ptx)
 			code = g_strdup_printf("[sm_%s,compute_%s]", id, id);
 		else if (a->sass)
 			code = g_strdup_printf("sm_%s", id);

@@ -39,8 +39,11 @@ ArchSet *archset_select(const ArchSet *set, const Setting *sel);
 gboolean archset_check_selection(const Setting *sel, GPtrArray *sets, GError **err);
 gboolean archset_equal(const ArchSet *a, const ArchSet *b);
 void archset_free(ArchSet *s);
-/* The -gencode flags nvcc needs for the set. */
-void archset_gencode(const ArchSet *s, GPtrArray *argv);
+/* The -gencode flags nvcc needs for the set: to compile (SASS and PTX as
+ * the set says), to compile for device LTO (lto_NN), or to device-link
+ * (sm_NN of the SASS archs). */
+typedef enum { GENCODE_COMPILE, GENCODE_LTO, GENCODE_LINK } GencodeKind;
+void archset_gencode(const ArchSet *s, GencodeKind kind, GPtrArray *argv);
 /* "75 80 90" for messages. */
 char *archset_describe(const ArchSet *s);
 

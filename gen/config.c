@@ -906,7 +906,7 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 		return FALSE;
 	t->mode = v;
 	if (!get_bool(s, "lto", c->lto, &t->lto, err) ||
-	    !get_bool(s, "devrt", FALSE, &t->devrt, err) ||
+	    !get_bool(s, "devrt", TRUE, &t->devrt, err) ||
 	    !get_bool(s, "pic", t->type == TGT_SHARED, &t->pic, err))
 		return FALSE;
 	if (t->type == TGT_SHARED && !t->pic) {

@@ -37,6 +37,7 @@ typedef struct {
 	GPtrArray *objects;    /* own object files */
 	char *output;          /* library or executable, NULL for object targets */
 	char *stub_arch;       /* id of the arch whose dev edge writes the stub */
+	Dlink *dlink;          /* device link of an executable or shared library */
 } TState;
 
 typedef struct {
@@ -48,6 +49,8 @@ typedef struct {
 	GHashTable *arch_outs; /* "sm_80" -> GPtrArray* of device outputs */
 	GHashTable *objnames;  /* O prefixes in use */
 	char *cudart_dir;      /* -L for cudart */
+	char *nvvm_shim;       /* BUILDDIR-relative nvvm dir for nvlink -dlto, or NULL */
+	gboolean shim_made;
 	gboolean relative;     /* the build directory is inside the project */
 } Ctx;
 
@@ -63,6 +66,7 @@ static void tstate_free(gpointer p)
 	g_ptr_array_free(s->objects, TRUE);
 	g_free(s->output);
 	g_free(s->stub_arch);
+	dlink_free(s->dlink);
 	g_free(s);
 }
 
@@ -267,11 +271,11 @@ static gboolean nvcc_args(Ctx *x, TState *s, GError **err)
 	return TRUE;
 }
 
-static GPtrArray *with_gencode(GPtrArray *args, const ArchSet *set)
+static GPtrArray *with_gencode(GPtrArray *args, const ArchSet *set, GencodeKind kind)
 {
 	GPtrArray *a = copy_argv(args);
 	GPtrArray *gc = g_ptr_array_new_with_free_func(g_free);
-	archset_gencode(set, gc);
+	archset_gencode(set, kind, gc);
 	/* after -std, before the user's flags, as a user would write it */
 	for (guint i = 0; i < gc->len; i++)
 		g_ptr_array_insert(a, 1 + i + (a->len > 1 && g_str_has_prefix(g_ptr_array_index(a, 1), "-ccbin") ? 2 : 0),
@@ -308,6 +312,61 @@ static gboolean uses_cuda(Target *t)
 	return FALSE;
 }
 
+/* Relocatable device code in t or in what it links statically. */
+static gboolean has_rdc(Target *t)
+{
+	for (guint i = 0; i < t->sources->len; i++)
+		if (t->mode == MODE_RDC && ((Source *)g_ptr_array_index(t->sources, i))->lang == LANG_CUDA)
+			return TRUE;
+	for (guint i = 0; i < t->deps->len; i++) {
+		Target *d = g_ptr_array_index(t->deps, i);
+		if (d->type != TGT_SHARED && has_rdc(d))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* Device LTO in t or in what it links statically. */
+static gboolean has_lto(Target *t)
+{
+	if (t->lto)
+		return TRUE;
+	for (guint i = 0; i < t->deps->len; i++) {
+		Target *d = g_ptr_array_index(t->deps, i);
+		if (d->type != TGT_SHARED && has_lto(d))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+static gboolean needs_dlink(Target *t)
+{
+	return (t->type == TGT_EXECUTABLE || t->type == TGT_SHARED) && has_rdc(t);
+}
+
+static gboolean resolve_archs(Ctx *x, TState *s, GError **err)
+{
+	Target *t = s->t;
+	s->project = archset_resolve(&t->archs, &t->ptx, x->tk->codes, err);
+	if (!s->project)
+		return FALSE;
+	if (t->lto) {
+		/* LTO images carry NVVM IR; nvcc embeds no PTX next to them. */
+		for (guint i = 0; i < s->project->archs->len; i++) {
+			Arch *a = &g_array_index(s->project->archs, Arch, i);
+			if (!a->sass) {
+				cg_error_at(err, t->archs.loc.file, t->archs.loc.line,
+					    "target '%s': lto = yes needs sm archs, not the PTX-only 'compute_%d'",
+					    t->name, a->num);
+				return FALSE;
+			}
+			a->ptx = FALSE;
+		}
+	}
+	s->build = archset_select(s->project, x->c->build_archs);
+	return TRUE;
+}
+
 static gboolean prepare_target(Ctx *x, Target *t, GError **err)
 {
 	TState *s = g_new0(TState, 1);
@@ -322,21 +381,19 @@ static gboolean prepare_target(Ctx *x, Target *t, GError **err)
 		s->has_cuda |= ((Source *)g_ptr_array_index(t->sources, i))->lang == LANG_CUDA;
 	s->links_cuda = uses_cuda(t);
 	if (!s->has_cuda)
-		return TRUE;
+		return !needs_dlink(t) || resolve_archs(x, s, err);
 
-	s->project = archset_resolve(&t->archs, &t->ptx, x->tk->codes, err);
-	if (!s->project)
+	if (!resolve_archs(x, s, err))
 		return FALSE;
-	s->build = archset_select(s->project, x->c->build_archs);
 	if (!nvcc_args(x, s, err))
 		return FALSE;
 
 	SplitMode split = x->c->profile->split;
 	s->tu = split == SPLIT_TU;
 	if (!s->tu) {
-		GPtrArray *args = with_gencode(s->nvcc_args, s->project);
+		GPtrArray *args = with_gencode(s->nvcc_args, s->project, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
 		GError *e = NULL;
-		char *out = toolkit_dryrun(x->tk, args, &e);
+		char *out = toolkit_dryrun(x->tk, args, FALSE, &e);
 		g_ptr_array_free(args, TRUE);
 		if (!out) {
 			/* nvcc refused the flags: that is the user's to fix. */
@@ -417,13 +474,13 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	g_free(stub);
 	render(c, cicc);
 	g_ptr_array_free(cicc, TRUE);
-	if (a->sass) {
+	if (pa->ptxas) {
 		g_string_append(c, " &&");
 		render(c, pa->ptxas);
 	}
 	g_string_append_printf(c, " && rm -f ${O}.%s.cpp1.ii ${O}.%s.cudafe1.c ${O}.%s.cudafe1.gpu",
 			       pa->id, pa->id, pa->id);
-	if (a->sass && !a->ptx)
+	if (pa->ptxas && !a->ptx)
 		g_string_append_printf(c, " ${O}.compute_%s.ptx", pa->id);
 	char *stem = g_strdup_printf("cuda_dev_%s", pa->id);
 	char *name = arch_image_name(a);
@@ -535,7 +592,7 @@ static void compdb_nvcc(Ctx *x, TState *s, const char *in, const char *out)
 {
 	GString *c = g_string_new(NULL);
 	cg_sh_append(c, x->tk->nvcc);
-	GPtrArray *args = with_gencode(s->nvcc_args, s->build);
+	GPtrArray *args = with_gencode(s->nvcc_args, s->build, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
 	for (guint i = 0; i < args->len; i++)
 		cg_sh_append(c, g_ptr_array_index(args, i));
 	g_ptr_array_free(args, TRUE);
@@ -579,8 +636,9 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		d->target = s->t->name;
 		d->source = src->rel;
 		d->arch = arch_image_name(a);
-		char *out = a->sass ? g_strdup_printf("%s.sm_%s.cubin", O, id)
-				    : g_strdup_printf("%s.compute_%s.ptx", O, id);
+		char *out = pa->lto ? g_strdup_printf("%s.compute_%s.ltoir", O, id)
+			    : a->sass ? g_strdup_printf("%s.sm_%s.cubin", O, id)
+				      : g_strdup_printf("%s.compute_%s.ptx", O, id);
 		edge_out(d, out);
 		edge_in(fb, out);
 		add_arch_out(x, d->arch, out);
@@ -656,7 +714,7 @@ static void cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const 
 	if (*x->c->launcher)
 		render_words(c, x->c->launcher);
 	render_arg(c, x->tk->nvcc);
-	GPtrArray *args = with_gencode(s->nvcc_args, s->build);
+	GPtrArray *args = with_gencode(s->nvcc_args, s->build, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
 	if (!archset_equal(s->build, s->project)) {
 		/* keep the pinned list when building a subset (SPEC §2) */
 		GString *list = g_string_new(NULL);
@@ -790,12 +848,225 @@ static void collect_user_libs(Target *t, GPtrArray *out, GHashTable *seen)
 		collect_user_libs(g_ptr_array_index(t->deps, i), out, seen);
 }
 
-static void target_output(Ctx *x, TState *s)
+/* The directory nvlink -dlto loads lib64/libnvvm.so from. Some toolkits
+ * (pip-assembled ones) keep libnvvm.so elsewhere; then a build edge makes a
+ * directory of links in BUILDDIR/.cugen/nvvm. */
+static char *nvvm_dir(Ctx *x, GError **err)
+{
+	char *std = g_build_filename(x->tk->root, "nvvm", NULL);
+	char *lib = g_build_filename(std, "lib64", "libnvvm.so", NULL);
+	gboolean ok = g_file_test(lib, G_FILE_TEST_EXISTS);
+	g_free(lib);
+	if (ok)
+		return std;
+	const char *places[] = { "lib64", "lib", "targets/x86_64-linux/lib", NULL };
+	char *found = NULL;
+	for (int i = 0; places[i] && !found; i++) {
+		char *p = g_build_filename(x->tk->root, places[i], "libnvvm.so", NULL);
+		if (g_file_test(p, G_FILE_TEST_EXISTS))
+			found = p;
+		else
+			g_free(p);
+	}
+	if (!found) {
+		cg_error(err, "lto = yes: libnvvm.so is not in this CUDA toolkit (looked in %s/nvvm/lib64, lib64, lib); "
+			      "nvlink -dlto needs it", x->tk->root);
+		g_free(std);
+		return NULL;
+	}
+	const char *shim = ".cugen/nvvm";
+	if (!x->shim_made) {
+		GString *c = g_string_new("rm -rf .cugen/nvvm && mkdir -p .cugen/nvvm/lib64 && ln -s");
+		render_arg(c, found);
+		g_string_append(c, " .cugen/nvvm/lib64/libnvvm.so && ln -s");
+		char *dev = g_build_filename(std, "libdevice", NULL);
+		render_arg(c, dev);
+		g_free(dev);
+		g_string_append(c, " .cugen/nvvm/libdevice");
+		Rule *r = graph_rule(x->g, "nvvm_dir", c->str, "CUDA libnvvm links for nvlink -dlto", NULL, NULL, NULL);
+		g_string_free(c, TRUE);
+		Edge *e = graph_edge(x->g, EK_DLHOST, r);
+		edge_out(e, ".cugen/nvvm/lib64/libnvvm.so");
+		edge_in(e, found);
+		x->shim_made = TRUE;
+	}
+	g_free(found);
+	g_free(std);
+	return g_strdup(shim);
+}
+
+static GPtrArray *dlink_args(Ctx *x, TState *s, gboolean lto)
+{
+	Target *t = s->t;
+	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(a, g_strdup("-dlink"));
+	if (x->c->ccbin && *x->c->ccbin) {
+		g_ptr_array_add(a, g_strdup("-ccbin"));
+		g_ptr_array_add(a, g_strdup(x->c->ccbin));
+	}
+	if (lto)
+		g_ptr_array_add(a, g_strdup("-dlto"));
+	g_ptr_array_add(a, g_strdup_printf("-std=%s", x->c->std));
+	archset_gencode(s->project, GENCODE_LINK, a);
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	cg_split_words(t->cuda_flags, w, NULL);
+	for (guint i = 0; i < w->len; i++)
+		g_ptr_array_add(a, g_strdup(g_ptr_array_index(w, i)));
+	g_ptr_array_set_size(w, 0);
+	cg_split_words(t->host_flags, w, NULL);
+	if (t->pic)
+		g_ptr_array_add(w, g_strdup("-fPIC"));
+	for (guint i = 0; i < w->len; i++) {
+		g_ptr_array_add(a, g_strdup("-Xcompiler"));
+		g_ptr_array_add(a, escape_commas(g_ptr_array_index(w, i)));
+	}
+	g_ptr_array_free(w, TRUE);
+	return a;
+}
+
+/* nvlink per arch, fatbinary -link, and link.stub: the device link of an
+ * executable or shared library (CMake's CUDA_RESOLVE_DEVICE_SYMBOLS).
+ * Its inputs are the objects and static libraries the host link uses.
+ * Returns the object to link, or NULL with err set. */
+static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GError **err)
+{
+	Target *t = s->t;
+	gboolean lto = has_lto(t);
+	GPtrArray *args = dlink_args(x, s, lto);
+	GError *e = NULL;
+	char *text = toolkit_dryrun(x->tk, args, TRUE, &e);
+	g_ptr_array_free(args, TRUE);
+	if (!text) {
+		cg_error_at(err, t->loc.file, t->loc.line, "target '%s': device link: %s", t->name,
+			    e->message + strlen("error: "));
+		g_error_free(e);
+		return NULL;
+	}
+	s->dlink = dlink_parse(text, &e);
+	g_free(text);
+	if (!s->dlink) {
+		cg_error(err, "target '%s': %s", t->name, e->message + strlen("error: "));
+		g_error_free(e);
+		return NULL;
+	}
+	char *nvvm = NULL;
+	if (lto && !(nvvm = nvvm_dir(x, err)))
+		return NULL;
+	char *O = g_strdup_printf("obj/%s/%s.dlink", t->name, t->name);
+	char *first = NULL;
+	GString *images = g_string_new(NULL);
+	GPtrArray *cubins = g_ptr_array_new_with_free_func(g_free);
+	char *cugen = cg_sh_quote(x->opt->cugen);
+	for (guint i = 0; i < s->build->archs->len; i++) {
+		const Arch *a = &g_array_index(s->build->archs, Arch, i);
+		if (!a->sass)
+			continue;
+		char *id = arch_id(a);
+		DlinkArch *da = NULL;
+		for (guint k = 0; k < s->dlink->archs->len; k++) {
+			DlinkArch *c = g_ptr_array_index(s->dlink->archs, k);
+			if (strcmp(c->id, id) == 0)
+				da = c;
+		}
+		g_assert(da);
+		GPtrArray *argv = copy_argv(da->nvlink);
+		for (guint k = argv->len; k > 0; k--) {
+			char *w = g_ptr_array_index(argv, k - 1);
+			if (!t->devrt && strcmp(w, "-lcudadevrt") == 0)
+				g_ptr_array_remove_index(argv, k - 1);
+			else if (nvvm && g_str_has_prefix(w, "-nvvmpath=")) {
+				argv->pdata[k - 1] = g_strconcat("-nvvmpath=", nvvm, NULL);
+				g_free(w);
+			}
+		}
+		/* nvlink keeps an existing --register-link-binaries file (seen
+		 * with nvcc 13.0): a stale one names the old module ids. */
+		GString *c = g_string_new(NULL);
+		g_string_append_printf(c, "rm -f ${O}.sm_%s.reg.c && ", id);
+		if (!t->devrt)
+			g_string_append_printf(c, "%s devrt-hint %s --", cugen, t->name);
+		render(c, argv);
+		g_ptr_array_free(argv, TRUE);
+		char *stem = g_strdup_printf("cuda_nvlink_%s", id);
+		char *desc = g_strdup_printf("CUDA nvlink sm_%s ${out}", id);
+		Rule *r = graph_rule(x->g, stem, c->str, desc, NULL, NULL, "link");
+		g_free(desc);
+		g_free(stem);
+		g_string_free(c, TRUE);
+		Edge *ed = graph_edge(x->g, EK_NVLINK, r);
+		ed->target = t->name;
+		ed->arch = g_strdup_printf("sm_%s", id);
+		char *cubin = g_strdup_printf("%s.sm_%s.cubin", O, id);
+		char *reg = g_strdup_printf("%s.sm_%s.reg.c", O, id);
+		edge_out(ed, cubin);
+		edge_implicit_out(ed, reg);
+		for (guint k = 0; k < objs->len; k++)
+			edge_in(ed, g_ptr_array_index(objs, k));
+		for (guint k = 0; k < libs->len; k++)
+			edge_in(ed, g_ptr_array_index(libs, k));
+		if (nvvm && strcmp(nvvm, ".cugen/nvvm") == 0)
+			edge_implicit_in(ed, ".cugen/nvvm/lib64/libnvvm.so");
+		edge_var(ed, "O", O);
+		g_string_append_printf(images, " --image3=kind=elf,sm=%s,file=${O}.sm_%s.cubin", id, id);
+		g_ptr_array_add(cubins, cubin);
+		if (!first)
+			first = reg;
+		else
+			g_free(reg);
+		g_free(id);
+	}
+	g_free(cugen);
+	g_free(nvvm);
+	if (!first) {
+		cg_error_at(err, t->loc.file, t->loc.line,
+			    "target '%s': relocatable device code needs an sm arch to device-link, and none is built", t->name);
+		g_string_free(images, TRUE);
+		g_ptr_array_free(cubins, TRUE);
+		g_free(O);
+		return NULL;
+	}
+	GString *c = g_string_new(NULL);
+	render(c, s->dlink->fatbin);
+	g_string_append(c, images->str);
+	g_string_append(c, " --embedded-fatbin=${out}");
+	Rule *r = graph_rule(x->g, "cuda_dlink_fatbin", c->str, "CUDA dlink fatbin ${out}", NULL, NULL, NULL);
+	g_string_free(c, TRUE);
+	g_string_free(images, TRUE);
+	Edge *fb = graph_edge(x->g, EK_DLFATBIN, r);
+	fb->target = t->name;
+	char *fatbin_c = g_strconcat(O, ".fatbin.c", NULL);
+	edge_out(fb, fatbin_c);
+	for (guint k = 0; k < cubins->len; k++)
+		edge_in(fb, g_ptr_array_index(cubins, k));
+	edge_var(fb, "O", O);
+
+	GPtrArray *host = copy_argv(s->dlink->host);
+	subst(host, P_REG, first);
+	c = g_string_new(NULL);
+	render(c, host);
+	g_ptr_array_free(host, TRUE);
+	r = graph_rule(x->g, "cuda_dlink_host", c->str, "CUDA dlink host ${out}", NULL, NULL, "host");
+	g_string_free(c, TRUE);
+	Edge *h = graph_edge(x->g, EK_DLHOST, r);
+	h->target = t->name;
+	char *obj = g_strconcat(O, ".o", NULL);
+	edge_out(h, obj);
+	edge_in(h, fatbin_c);
+	edge_implicit_in(h, first);
+	edge_var(h, "O", O);
+	g_free(fatbin_c);
+	g_free(first);
+	g_ptr_array_free(cubins, TRUE);
+	g_free(O);
+	return obj;
+}
+
+static gboolean target_output(Ctx *x, TState *s, GError **err)
 {
 	Target *t = s->t;
 	s->output = output_name(t);
 	if (!s->output)
-		return;
+		return TRUE;
 	GPtrArray *objs = g_ptr_array_new_with_free_func(g_free);
 	GHashTable *seen = g_hash_table_new(NULL, NULL);
 	link_objects(x, t, objs, seen);
@@ -812,7 +1083,28 @@ static void target_output(Ctx *x, TState *s)
 		for (guint i = 0; i < objs->len; i++)
 			edge_in(e, g_ptr_array_index(objs, i));
 		g_ptr_array_free(objs, TRUE);
-		return;
+		return TRUE;
+	}
+	/* Libraries of the dependencies, in link order. */
+	GPtrArray *order = g_ptr_array_new();
+	seen = g_hash_table_new(NULL, NULL);
+	link_libs(x, t, order, seen);
+	g_hash_table_destroy(seen);
+	if (needs_dlink(t)) {
+		GPtrArray *statics = g_ptr_array_new();
+		for (guint i = 0; i < order->len; i++) {
+			TState *ds = g_hash_table_lookup(x->state, g_ptr_array_index(order, i));
+			if (ds->t->type == TGT_STATIC)
+				g_ptr_array_add(statics, ds->output);
+		}
+		char *dl = device_link(x, s, objs, statics, err);
+		g_ptr_array_free(statics, TRUE);
+		if (!dl) {
+			g_ptr_array_free(order, TRUE);
+			g_ptr_array_free(objs, TRUE);
+			return FALSE;
+		}
+		g_ptr_array_insert(objs, 0, dl);
 	}
 	GString *c = g_string_new(NULL);
 	render_words(c, x->c->cxx);
@@ -838,6 +1130,8 @@ static void target_output(Ctx *x, TState *s)
 		char *L = g_strconcat("-L", x->cudart_dir, NULL);
 		render_arg(c, L);
 		g_free(L);
+		if (t->devrt)
+			g_string_append(c, " -lcudadevrt");
 		if (x->c->cudart == CUDART_STATIC)
 			g_string_append(c, " -lcudart_static -lrt -lpthread -ldl");
 		else {
@@ -855,11 +1149,6 @@ static void target_output(Ctx *x, TState *s)
 	for (guint i = 0; i < objs->len; i++)
 		edge_in(e, g_ptr_array_index(objs, i));
 	g_ptr_array_free(objs, TRUE);
-	/* Libraries of the dependencies, in link order. */
-	GPtrArray *order = g_ptr_array_new();
-	seen = g_hash_table_new(NULL, NULL);
-	link_libs(x, t, order, seen);
-	g_hash_table_destroy(seen);
 	GString *libs = g_string_new(NULL);
 	gboolean shared = FALSE;
 	for (guint i = 0; i < order->len; i++) {
@@ -873,6 +1162,7 @@ static void target_output(Ctx *x, TState *s)
 	edge_var(e, "libs", libs->str);
 	g_string_free(libs, TRUE);
 	g_ptr_array_free(order, TRUE);
+	return TRUE;
 }
 
 static gint cmp_str(gconstpointer a, gconstpointer b)
@@ -969,7 +1259,7 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 			g_free(O);
 			g_free(in);
 		}
-		target_output(&x, s);
+		ok = target_output(&x, s, err);
 	}
 	if (ok) {
 		/* Phony targets: each target, arch-sm_XX, all. */

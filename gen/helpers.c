@@ -3,7 +3,9 @@
  * Owns: `cugen depdiff` (a device edge keeps only the headers its device
  * view adds to the host view; see edges.c for why) and `cugen stub` (the
  * host stub of one arch, renamed, written only when it changed, so that
- * choosing another arch to take it from does not recompile the host side).
+ * choosing another arch to take it from does not recompile the host side)
+ * and `cugen devrt-hint` (runs nvlink; when it fails for want of
+ * libcudadevrt, says which key to set).
  */
 #include <stdio.h>
 #include <string.h>
@@ -90,5 +92,33 @@ int cmd_stub(int argc, char **argv)
 	g_free(from);
 	g_free(to);
 	g_free(in);
+	return rc;
+}
+
+/* cugen devrt-hint TARGET -- CMD...: run CMD; if it fails and its
+ * messages name the device runtime's symbols, add a hint. */
+int cmd_devrt_hint(int argc, char **argv)
+{
+	if (argc < 4 || strcmp(argv[2], "--") != 0) {
+		fprintf(stderr, "usage: cugen devrt-hint TARGET -- COMMAND...\n");
+		return 2;
+	}
+	char *err_text = NULL;
+	int status = 0;
+	GError *e = NULL;
+	if (!g_spawn_sync(NULL, argv + 3, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN,
+			  NULL, NULL, NULL, &err_text, &status, &e)) {
+		fprintf(stderr, "cugen: error: cannot run '%s': %s\n", argv[3], e->message);
+		g_error_free(e);
+		return 1;
+	}
+	fputs(err_text, stderr);
+	int rc = g_spawn_check_wait_status(status, NULL) ? 0 : 1;
+	if (rc && g_regex_match_simple("cudaGetParameterBuffer|cudaLaunchDevice|cudaCDP|cudadevrt|"
+				       "cudaStreamTailLaunch|cudaStreamFireAndForget",
+				       err_text, 0, 0))
+		fprintf(stderr, "cugen: hint: target '%s' uses the CUDA device runtime (dynamic parallelism): "
+			"set 'devrt = yes' in [target %s]\n", argv[1], argv[1]);
+	g_free(err_text);
 	return rc;
 }

@@ -19,6 +19,7 @@ static const struct {
 	{ "inspect", cmd_inspect, "list the GPU images in objects, libraries, executables" },
 	{ "depdiff", cmd_depdiff, NULL },
 	{ "stub", cmd_stub, NULL },
+	{ "devrt-hint", cmd_devrt_hint, NULL },
 };
 
 static void usage(FILE *f)

@@ -393,3 +393,133 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 	}
 	return p;
 }
+
+/* ---- device link ---- */
+
+static void darch_free(gpointer p)
+{
+	DlinkArch *a = p;
+	g_free(a->id);
+	g_ptr_array_free(a->nvlink, TRUE);
+	g_free(a);
+}
+
+void dlink_free(Dlink *d)
+{
+	if (!d)
+		return;
+	g_ptr_array_free(d->archs, TRUE);
+	if (d->fatbin)
+		g_ptr_array_free(d->fatbin, TRUE);
+	if (d->host)
+		g_ptr_array_free(d->host, TRUE);
+	g_free(d);
+}
+
+/* Replace an argument that starts with prefix (e.g. -DFATBINFILE=). */
+static gboolean set_prefixed(GPtrArray *argv, const char *prefix, const char *value)
+{
+	for (guint i = 1; i < argv->len; i++) {
+		char *a = g_ptr_array_index(argv, i);
+		if (g_str_has_prefix(a, prefix)) {
+			argv->pdata[i] = g_strconcat(prefix, value, NULL);
+			g_free(a);
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
+Dlink *dlink_parse(const char *dryrun, GError **err)
+{
+	Dlink *d = g_new0(Dlink, 1);
+	d->archs = g_ptr_array_new_with_free_func(darch_free);
+	GHashTable *env = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	GRegex *assign = g_regex_new("^[A-Za-z_][A-Za-z0-9_]*=", 0, 0, NULL);
+	char **lines = g_strsplit(dryrun, "\n", -1);
+	gboolean ok = TRUE;
+	for (char **l = lines; ok && *l; l++) {
+		if (!g_str_has_prefix(*l, "#$ "))
+			continue;
+		const char *cmd = *l + 3;
+		if (g_regex_match(assign, cmd, 0, NULL)) {
+			const char *eq = strchr(cmd, '=');
+			g_hash_table_replace(env, g_strndup(cmd, eq - cmd), g_strdup(eq + 1));
+			continue;
+		}
+		int argc = 0;
+		char **v = NULL;
+		if (!g_shell_parse_argv(cmd, &argc, &v, NULL)) {
+			cg_error(err, "cannot parse nvcc --dryrun line: %s", cmd);
+			ok = FALSE;
+			break;
+		}
+		GPtrArray *argv = strv_array();
+		for (int i = 0; i < argc; i++)
+			g_ptr_array_add(argv, expand_vars(v[i], env));
+		g_strfreev(v);
+		char *base = g_path_get_basename(g_ptr_array_index(argv, 0));
+		if ((strcmp(base, "nvlink") == 0 || strcmp(base, "fatbinary") == 0) &&
+		    !strchr(g_ptr_array_index(argv, 0), '/')) {
+			char *t = tool_path(base, env);
+			g_free(argv->pdata[0]);
+			argv->pdata[0] = t;
+		}
+		GPtrArray *keep = NULL;
+		if (strcmp(base, "rm") == 0) {
+		} else if (strcmp(base, "nvlink") == 0) {
+			const char *arch = get_opt(argv, "--arch");
+			if (!arch || !g_str_has_prefix(arch, "sm_")) {
+				cg_error(err, "nvcc --dryrun: nvlink without --arch=sm_NN: %s", cmd);
+				ok = FALSE;
+			} else {
+				DlinkArch *a = g_new0(DlinkArch, 1);
+				a->id = g_strdup(arch + 3);
+				char *f = g_strdup_printf(P_O ".sm_%s.reg.c", a->id);
+				set_opt(argv, "--register-link-binaries", f);
+				g_free(f);
+				f = g_strdup_printf(P_O ".sm_%s.cubin", a->id);
+				set_opt(argv, "-o", f);
+				g_free(f);
+				set_exact(argv, PROBE_NAME ".o", P_IN);
+				d->lto |= has_arg(argv, "-dlto");
+				a->nvlink = keep = argv;
+				g_ptr_array_add(d->archs, a);
+			}
+		} else if (strcmp(base, "fatbinary") == 0) {
+			remove_prefixed(argv, "--image3=");
+			remove_prefixed(argv, "--embedded-fatbin=");
+			keep = take(&d->fatbin, argv, "fatbinary", err, &ok);
+		} else if (has_arg(argv, "-c")) {
+			set_prefixed(argv, "-DFATBINFILE=", "\"" P_O ".fatbin.c\"");
+			set_prefixed(argv, "-DREGISTERLINKBINARYFILE=", "\"" P_REG "\"");
+			set_exact(argv, PROBE_NAME "_dlink.o", P_OUT);
+			keep = take(&d->host, argv, "link stub compile", err, &ok);
+		} else {
+			cg_error(err, "nvcc --dryrun -dlink: unknown step '%s'", base);
+			ok = FALSE;
+		}
+		g_free(base);
+		if (ok && keep) {
+			const char *bad = leftover(keep);
+			if (bad) {
+				cg_error(err, "nvcc --dryrun -dlink: unrecognised temporary file '%s' in: %s", bad, cmd);
+				ok = FALSE;
+			}
+		}
+		if (!keep)
+			g_ptr_array_free(argv, TRUE);
+	}
+	if (ok && (!d->archs->len || !d->fatbin || !d->host)) {
+		cg_error(err, "nvcc --dryrun -dlink: missing steps (nvlink, fatbinary or the link stub compile)");
+		ok = FALSE;
+	}
+	g_regex_unref(assign);
+	g_strfreev(lines);
+	g_hash_table_destroy(env);
+	if (!ok) {
+		dlink_free(d);
+		return NULL;
+	}
+	return d;
+}

@@ -53,7 +53,27 @@ typedef struct {
 	GPtrArray *images;     /* "KIND:ID" (elf:80, ptx:90, nvvm:80) in nvcc's order */
 } Pipeline;
 
+/* The device link of one executable or shared library (`nvcc -dlink`):
+ * per arch nvlink (inputs IN, output O.sm_ID.cubin, O.sm_ID.reg.c),
+ * fatbinary -link, and the host compile of link.stub (FATBINFILE =
+ * O.fatbin.c, REGISTERLINKBINARYFILE = REG, output OUT). */
+#define P_REG PH_S "REG" PH_S
+
+typedef struct {
+	char *id;
+	GPtrArray *nvlink;
+} DlinkArch;
+
+typedef struct {
+	GPtrArray *archs;      /* DlinkArch* */
+	GPtrArray *fatbin;     /* without images and output */
+	GPtrArray *host;
+	gboolean lto;
+} Dlink;
+
 Pipeline *pipeline_parse(const char *dryrun, GError **err);
+Dlink *dlink_parse(const char *dryrun, GError **err);
+void dlink_free(Dlink *d);
 void pipeline_free(Pipeline *p);
 PipeArch *pipeline_arch(Pipeline *p, const char *id);
 

@@ -265,7 +265,7 @@ static char *replace_all(const char *s, const char *from, const char *to)
 
 static void rm_rf_probe(const char *dir)
 {
-	const char *files[] = { PROBE_NAME ".cu", PROBE_NAME ".o", NULL };
+	const char *files[] = { PROBE_NAME ".cu", PROBE_NAME ".o", PROBE_NAME "_dlink.o", NULL };
 	for (int i = 0; files[i]; i++) {
 		char *p = g_build_filename(dir, files[i], NULL);
 		unlink(p);
@@ -274,9 +274,9 @@ static void rm_rf_probe(const char *dir)
 	rmdir(dir);
 }
 
-char *toolkit_dryrun(Toolkit *tk, GPtrArray *args, GError **err)
+char *toolkit_dryrun(Toolkit *tk, GPtrArray *args, gboolean dlink, GError **err)
 {
-	GString *key = g_string_new(NULL);
+	GString *key = g_string_new(dlink ? "dlink\x1f" : "");
 	for (guint i = 0; i < args->len; i++)
 		g_string_append_printf(key, "%s\x1f", (char *)g_ptr_array_index(args, i));
 	char *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, key->str, key->len);
@@ -298,7 +298,10 @@ char *toolkit_dryrun(Toolkit *tk, GPtrArray *args, GError **err)
 		g_free(group);
 		return NULL;
 	}
-	char *src = g_build_filename(dir, PROBE_NAME ".cu", NULL);
+	/* the input: a source to compile, or an object to device-link */
+	const char *in = dlink ? PROBE_NAME ".o" : PROBE_NAME ".cu";
+	const char *obj = dlink ? PROBE_NAME "_dlink.o" : PROBE_NAME ".o";
+	char *src = g_build_filename(dir, in, NULL);
 	g_file_set_contents(src, "", 0, NULL);
 	g_free(src);
 	GPtrArray *argv = g_ptr_array_new();
@@ -306,9 +309,9 @@ char *toolkit_dryrun(Toolkit *tk, GPtrArray *args, GError **err)
 	g_ptr_array_add(argv, (char *)"--dryrun");
 	for (guint i = 0; i < args->len; i++)
 		g_ptr_array_add(argv, g_ptr_array_index(args, i));
-	g_ptr_array_add(argv, (char *)PROBE_NAME ".cu");
+	g_ptr_array_add(argv, (char *)in);
 	g_ptr_array_add(argv, (char *)"-o");
-	g_ptr_array_add(argv, (char *)PROBE_NAME ".o");
+	g_ptr_array_add(argv, (char *)obj);
 	g_ptr_array_add(argv, NULL);
 	char *out = NULL, *se = NULL;
 	gboolean ok = run((const char *const *)argv->pdata, dir, &out, &se, err);

@@ -34,10 +34,11 @@ typedef struct {
 Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err);
 void toolkit_free(Toolkit *tk);
 
-/* Output of `nvcc --dryrun ARGS PROBE.cu -o PROBE.o` (stderr), with the
- * temporary directory written as @PROBEDIR@. Cached. On failure the error
- * quotes nvcc's own message. */
-char *toolkit_dryrun(Toolkit *tk, GPtrArray *args, GError **err);
+/* Output of `nvcc --dryrun ARGS PROBE.cu -o PROBE.o` (stderr), or with
+ * dlink `nvcc --dryrun ARGS PROBE.o -o PROBE_dlink.o`, with the temporary
+ * directory written as @PROBEDIR@. Cached. On failure the error quotes
+ * nvcc's own message. */
+char *toolkit_dryrun(Toolkit *tk, GPtrArray *args, gboolean dlink, GError **err);
 
 /* The probe cache's new text (to be staged into the build directory). */
 GString *toolkit_cache_text(Toolkit *tk);
