@@ -79,10 +79,10 @@ static void loc_error(GError **err, const Setting *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	char *m = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	if (s->loc.line > 0)
-		cg_error_at(err, s->loc.file, s->loc.line, "%s", m);
+	if (s->loc.file)
+		cg_error_loc(err, s->loc.file, s->loc.line, "%s", m);
 	else
-		cg_error(err, "%s", m);
+		cg_usage_error(err, "%s", m); /* --archs: the command line */
 	g_free(m);
 }
 

@@ -16,7 +16,6 @@
 
 #include "util.h"
 
-#define CMDLINE "<command line>"
 #define MAX_LINE (64 * 1024)
 
 /* ---- known sections and keys ---- */
@@ -176,7 +175,10 @@ static void section_line(Reader *r, const char *text)
 			ok = FALSE;
 		} else if (named) {
 			s->name = g_strdup(g_ptr_array_index(words, 1));
-			if (!valid_name(s->name)) {
+			if (strcmp(s->name, ".") == 0 || strcmp(s->name, "..") == 0) {
+				reader_fail(r, r->line, "invalid %s name '%s' (it must not be '.' or '..')", kind, s->name);
+				ok = FALSE;
+			} else if (!valid_name(s->name)) {
 				reader_fail(r, r->line, "invalid %s name '%s' (use letters, digits, '_', '.', '+', '-')", kind, s->name);
 				ok = FALSE;
 			}
@@ -278,6 +280,18 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 	Section *s = g_ptr_array_index(r->sections, r->sections->len - 1);
 	if (r->continuation) {
 		Entry *e = g_ptr_array_index(s->entries, s->entries->len - 1);
+		/* "  std = c++17" under "archs = 80": a key indented by mistake */
+		const char *eq = strchr(value, '=');
+		if (eq) {
+			char *k = g_strstrip(g_strndup(value, eq - value));
+			gboolean key = in_list(k, keys_for(s->kind));
+			if (key)
+				reader_fail(r, r->line, "indented line continues '%s' from line %d but looks like the key '%s'; "
+					    "remove the indentation to start a new key", e->key, e->loc.line, k);
+			g_free(k);
+			if (key)
+				return 1;
+		}
 		char *v = g_strconcat(e->value, " ", value, NULL);
 		g_free(e->value);
 		e->value = v;
@@ -454,7 +468,9 @@ static gboolean apply_define(GPtrArray *secs, const char *def, GError **err)
 	char **parts = g_strsplit(lhs, ".", 3);
 	guint n = g_strv_length(parts);
 	gboolean ok = FALSE;
-	Loc loc = { g_intern_static_string(CMDLINE), 0 };
+	char *where = g_strconcat("-D ", def, NULL);
+	Loc loc = { g_intern_string(where), 0 };
+	g_free(where);
 	const char *sec = parts[0] ? parts[0] : "";
 	if ((strcmp(sec, "target") == 0 || strcmp(sec, "profile") == 0) && n == 3) {
 		SecKind k = sec[0] == 't' ? SEC_TARGET : SEC_PROFILE;
@@ -467,7 +483,17 @@ static gboolean apply_define(GPtrArray *secs, const char *def, GError **err)
 			cg_usage_error(err, "-D %s: unknown key '%s' in [%s]%s%s%s", def, parts[2], sec,
 				       hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
 		} else if (!s && k == SEC_TARGET) {
-			cg_usage_error(err, "-D %s: no target '%s' in the project", def, parts[1]);
+			GPtrArray *names = g_ptr_array_new();
+			for (guint i = 0; i < secs->len; i++) {
+				Section *x = g_ptr_array_index(secs, i);
+				if (x->kind == SEC_TARGET)
+					g_ptr_array_add(names, x->name);
+			}
+			g_ptr_array_add(names, NULL);
+			const char *hint = cg_suggest(parts[1], (const char *const *)names->pdata);
+			cg_usage_error(err, "-D %s: no target '%s' in the project%s%s%s", def, parts[1],
+				       hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
+			g_ptr_array_free(names, TRUE);
 		} else {
 			if (!s)
 				s = ensure_section(secs, k, parts[1], loc);
@@ -486,6 +512,10 @@ static gboolean apply_define(GPtrArray *secs, const char *def, GError **err)
 			set_entry(ensure_section(secs, k, NULL, loc), parts[1], value, loc);
 			ok = TRUE;
 		}
+	} else if (!in_list(sec, section_names)) {
+		const char *hint = cg_suggest(sec, section_names);
+		cg_usage_error(err, "-D %s: unknown section '%s'%s%s%s", def, sec,
+			       hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
 	} else {
 		cg_usage_error(err, "-D %s: expected project.KEY, cuda.KEY, toolchain.KEY, target.NAME.KEY or profile.NAME.KEY", def);
 	}
@@ -494,9 +524,10 @@ static gboolean apply_define(GPtrArray *secs, const char *def, GError **err)
 	return ok;
 }
 
+/* An entry set by -D: its location names the whole argument. */
 static gboolean from_cmdline(Loc loc)
 {
-	return loc.line == 0 && strcmp(loc.file, CMDLINE) == 0;
+	return loc.line == 0 && loc.file && g_str_has_prefix(loc.file, "-D ");
 }
 
 /* ---- typed values ---- */
@@ -522,10 +553,7 @@ static void entry_error(GError **err, const Entry *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	char *m = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	if (from_cmdline(e->loc))
-		cg_error(err, "-D ...%s=%s: %s", e->key, e->value, m);
-	else
-		cg_error_at(err, e->loc.file, e->loc.line, "%s", m);
+	cg_error_loc(err, e->loc.file, e->loc.line, "%s", m);
 	g_free(m);
 }
 
@@ -605,6 +633,48 @@ static gboolean check_words(Section *s, const char *key, GError **err)
 	return ok;
 }
 
+static const char *const forbidden_cuda_flags[] = {
+	"-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code",
+	"--gpu-code", "-c", "--compile", "-o", "--output-file", "-dc", "-rdc",
+	"--relocatable-device-code", "-dlink", "--device-link", "-M", "-MD",
+	"-MMD", "-MF", "--dryrun", "-E", "-x", "-ccbin", "--compiler-bindir",
+	"-std", "--std", "-dlto", NULL
+};
+
+/* nvcc flags that cugen sets itself may not appear in flags/cuda_flags. */
+static gboolean check_cuda_flags(Section *s, const char *key, const char *what, GError **err)
+{
+	Entry *e = find_entry(s, key);
+	if (!e)
+		return TRUE;
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	cg_split_words(e->value, w, NULL);
+	gboolean ok = TRUE;
+	for (guint i = 0; ok && i < w->len; i++) {
+		const char *f = g_ptr_array_index(w, i);
+		for (int k = 0; ok && forbidden_cuda_flags[k]; k++) {
+			const char *bad = forbidden_cuda_flags[k];
+			gsize n = strlen(bad);
+			if (strcmp(f, bad) == 0 || (strncmp(f, bad, n) == 0 && f[n] == '=') ||
+			    (strcmp(bad, "-arch") == 0 && g_str_has_prefix(f, "-arch"))) {
+				entry_error(err, e, "flag '%s' in %s is set by cugen (%s)", f, what,
+					    g_str_has_prefix(bad, "-std") || g_str_has_prefix(bad, "--std")
+						? "use [cuda] std instead"
+						: "use archs, mode or the build directory instead");
+				ok = FALSE;
+			}
+		}
+	}
+	g_ptr_array_free(w, TRUE);
+	return ok;
+}
+
+static Loc entry_loc(Section *s, const char *key)
+{
+	Entry *e = find_entry(s, key);
+	return e ? e->loc : (Loc){ NULL, 0 };
+}
+
 static gboolean set_setting(Setting *st, Section *s, const char *key, const Setting *def)
 {
 	Entry *e = find_entry(s, key);
@@ -618,22 +688,36 @@ static gboolean set_setting(Setting *st, Section *s, const char *key, const Sett
 	return TRUE;
 }
 
-/* Size like 7G, 512M, 1.5G, 2048 (bytes), or "auto". */
+/* Size like 7G, 512M, 1.5G, 2GiB, 2048 (bytes), or "auto". */
 static gboolean valid_size(const char *v)
 {
 	if (strcmp(v, "auto") == 0)
 		return TRUE;
-	char *end = NULL;
-	double d = g_ascii_strtod(v, &end);
-	if (end == v || d <= 0)
+	const char *p = v;
+	gboolean digits = FALSE, nonzero = FALSE;
+	while (g_ascii_isdigit(*p)) {
+		digits = TRUE;
+		nonzero |= *p != '0';
+		p++;
+	}
+	if (*p == '.') {
+		p++;
+		while (g_ascii_isdigit(*p)) {
+			digits = TRUE;
+			nonzero |= *p != '0';
+			p++;
+		}
+	}
+	if (!digits || !nonzero || p - v > 12)
 		return FALSE;
-	if (*end && strchr("kKmMgGtT", *end))
-		end++;
-	if (*end == 'i' && end[-1] != '\0')
-		end++;
-	if (*end == 'B' || *end == 'b')
-		end++;
-	return *end == '\0';
+	if (*p && strchr("kKmMgGtT", *p)) {
+		p++;
+		if (*p == 'i')
+			p++;
+	}
+	if (*p == 'B' || *p == 'b')
+		p++;
+	return *p == '\0';
 }
 
 static gboolean valid_count(const char *v, gboolean zero_ok)
@@ -751,6 +835,11 @@ static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, 
 				entry_error(err, e, "glob '%s' matches no file", w);
 				ok = FALSE;
 			}
+			for (guint k = 0; ok && k < files->len; k++)
+				if (strpbrk(g_ptr_array_index(files, k), "\n\r")) {
+					entry_error(err, e, "glob '%s' matches a file whose name contains a newline", w);
+					ok = FALSE;
+				}
 			char *dir = g_path_get_dirname(abs);
 			if (!g_ptr_array_find_with_equal_func(c->glob_dirs, dir, g_str_equal, NULL))
 				g_ptr_array_add(c->glob_dirs, dir);
@@ -872,7 +961,9 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	for (guint i = 0; ok && i < inc->len; i++) {
 		char *abs = cg_path_join(c->srcdir, g_ptr_array_index(inc, i));
 		if (!path_is_dir(abs)) {
-			entry_error(err, find_entry(s, "include"), "include directory '%s' not found",
+			entry_error(err, find_entry(s, "include"),
+				    g_file_test(abs, G_FILE_TEST_EXISTS) ? "include directory '%s' is not a directory"
+									 : "include directory '%s' not found",
 				    (char *)g_ptr_array_index(inc, i));
 			g_free(abs);
 			ok = FALSE;
@@ -925,6 +1016,9 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	for (int i = 0; flag_keys[i]; i++)
 		if (!check_words(s, flag_keys[i], err))
 			return FALSE;
+	if (!check_cuda_flags(s, "cuda_flags", "cuda_flags", err))
+		return FALSE;
+	t->cuda_flags_loc = entry_loc(s, "cuda_flags");
 	char *own = get_str(s, "cuda_flags", "");
 	t->cuda_flags = join_flags(c->flags, own);
 	g_free(own);
@@ -940,6 +1034,57 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	t->ldflags = join_flags(c->ldflags, own);
 	g_free(own);
 	return TRUE;
+}
+
+char *target_output_name(const Target *t)
+{
+	switch (t->type) {
+	case TGT_EXECUTABLE: return g_strdup(t->name);
+	case TGT_STATIC: return g_strdup_printf("lib%s.a", t->name);
+	case TGT_SHARED: return g_strdup_printf("lib%s.so", t->name);
+	case TGT_OBJECT: return NULL;
+	}
+	return NULL;
+}
+
+/* No two targets may write the same file, nor be named like another's. */
+static gboolean check_outputs(Config *c, GError **err)
+{
+	GHashTable *writer = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	gboolean ok = TRUE;
+	for (guint i = 0; ok && i < c->targets->len; i++) {
+		Target *t = g_ptr_array_index(c->targets, i);
+		char *out = target_output_name(t);
+		if (!out)
+			continue;
+		Target *o = g_hash_table_lookup(writer, out);
+		if (o) {
+			cg_error_at(err, t->loc.file, t->loc.line, "target '%s' writes '%s', which target '%s' (line %d) also writes",
+				    t->name, out, o->name, o->loc.line);
+			ok = FALSE;
+			g_free(out);
+		} else {
+			g_hash_table_insert(writer, out, t);
+		}
+	}
+	for (guint i = 0; ok && i < c->targets->len; i++) {
+		Target *t = g_ptr_array_index(c->targets, i);
+		Target *w = g_hash_table_lookup(writer, t->name);
+		if (w && w != t) {
+			Target *first = w->index < t->index ? w : t, *second = w->index < t->index ? t : w;
+			if (second == w)
+				cg_error_at(err, second->loc.file, second->loc.line,
+					    "target '%s' writes '%s', the name of target '%s' (line %d)",
+					    second->name, t->name, first->name, first->loc.line);
+			else
+				cg_error_at(err, second->loc.file, second->loc.line,
+					    "target '%s' is named like the file '%s' that target '%s' (line %d) writes",
+					    second->name, t->name, first->name, first->loc.line);
+			ok = FALSE;
+		}
+	}
+	g_hash_table_destroy(writer);
+	return ok;
 }
 
 static gboolean resolve_deps(Config *c, GPtrArray *secs, GError **err)
@@ -1131,8 +1276,8 @@ static gboolean read_profile_values(Section *p, Profile *pr, GError **err)
 		if (!ok) {
 			entry_error(err, e, "invalid %s '%s' (expected %s)", keys[i].key, v,
 				    keys[i].size ? "auto or a size such as 7G or 512M"
-						 : keys[i].zero_ok ? "auto or a number >= 0"
-								   : "auto or a number >= 1");
+						 : keys[i].zero_ok ? "auto or a number from 0 to 999999"
+								   : "auto or a number from 1 to 999999");
 			g_free(v);
 			return FALSE;
 		}
@@ -1212,7 +1357,10 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 	c->std = g_strdup(std_values[v]);
 	if (!check_words(cuda, "flags", err) || !check_words(cuda, "host_flags", err))
 		return FALSE;
+	if (!check_cuda_flags(cuda, "flags", "[cuda] flags", err))
+		return FALSE;
 	c->flags = get_str(cuda, "flags", "");
+	c->flags_loc = entry_loc(cuda, "flags");
 	c->host_flags = get_str(cuda, "host_flags", "");
 	if (!get_choice(cuda, "module_id", modid_values, 0, &v, err))
 		return FALSE;
@@ -1233,6 +1381,12 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 	c->ar = get_str(tc, "ar", "ar");
 	c->objcopy = get_str(tc, "objcopy", "objcopy");
 	c->launcher = get_str(tc, "launcher", "");
+	c->cc_loc = entry_loc(tc, "cc");
+	c->cxx_loc = entry_loc(tc, "cxx");
+	c->ccbin_loc = entry_loc(tc, "ccbin");
+	c->ar_loc = entry_loc(tc, "ar");
+	c->objcopy_loc = entry_loc(tc, "objcopy");
+	c->launcher_loc = entry_loc(tc, "launcher");
 	c->cache = get_str(tc, "cache", "");
 	c->target_triple = get_str(tc, "target", "");
 	if (!check_words(tc, "cflags", err) || !check_words(tc, "cxxflags", err) ||
@@ -1255,7 +1409,7 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 		g_free(c->build_archs);
 		c->build_archs = g_new0(Setting, 1);
 		c->build_archs->value = g_strdup(opt->archs);
-		c->build_archs->loc = (Loc){ g_intern_static_string(CMDLINE), 0 };
+		c->build_archs->loc = (Loc){ NULL, 0 };
 	}
 
 	GHashTable *owner = g_hash_table_new(g_str_hash, g_str_equal);
@@ -1274,6 +1428,8 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 		cg_error_at(err, c->ini_path, proj->loc.line, "no [target NAME] section: nothing to build");
 		return FALSE;
 	}
+	if (!check_outputs(c, err))
+		return FALSE;
 	return resolve_deps(c, secs, err);
 }
 

@@ -56,6 +56,7 @@ struct Target {
 	gboolean devrt;
 	gboolean pic;
 	char *cuda_flags;    /* [cuda] flags + target cuda_flags */
+	Loc cuda_flags_loc;  /* the target's own cuda_flags, if any */
 	char *host_flags;    /* [cuda] host_flags or the target's */
 	char *cflags, *cxxflags, *ldflags;
 	guint index;         /* position in the file */
@@ -90,7 +91,7 @@ typedef struct {
 	/* [toolchain] */
 	char *cuda, *cc, *cxx, *ccbin, *ar, *objcopy, *launcher, *cache,
 		*target_triple, *cflags, *cxxflags, *ldflags;
-	Loc cuda_loc;
+	Loc cuda_loc, flags_loc, ccbin_loc, cc_loc, cxx_loc, ar_loc, objcopy_loc, launcher_loc;
 	/* the selected subset of archs to build, NULL = all */
 	Setting *build_archs;
 	Profile *profile;    /* the chosen profile, or NULL */
@@ -111,6 +112,9 @@ Config *config_load(const ConfigOptions *opt, GError **err);
 void config_free(Config *c);
 
 const char *lang_name(Lang l);
+/* The file a target writes (libNAME.a, libNAME.so, NAME), NULL for object
+ * targets. */
+char *target_output_name(const Target *t);
 const char *target_type_name(TargetType t);
 /* Topological order of targets: every target after its deps. */
 GPtrArray *config_target_order(Config *c);

@@ -212,14 +212,6 @@ static char *escape_commas(const char *s)
 	return g_string_free(o, FALSE);
 }
 
-static const char *const forbidden_cuda_flags[] = {
-	"-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code",
-	"--gpu-code", "-c", "--compile", "-o", "--output-file", "-dc", "-rdc",
-	"--relocatable-device-code", "-dlink", "--device-link", "-M", "-MD",
-	"-MMD", "-MF", "--dryrun", "-E", "-x", "-ccbin", "--compiler-bindir",
-	NULL
-};
-
 static gboolean nvcc_args(Ctx *x, TState *s, GError **err)
 {
 	Target *t = s->t;
@@ -236,19 +228,6 @@ static gboolean nvcc_args(Ctx *x, TState *s, GError **err)
 	cg_split_words(t->cuda_flags, w, NULL);
 	for (guint i = 0; i < w->len; i++) {
 		const char *f = g_ptr_array_index(w, i);
-		for (int k = 0; forbidden_cuda_flags[k]; k++) {
-			const char *bad = forbidden_cuda_flags[k];
-			gsize n = strlen(bad);
-			if (strcmp(f, bad) == 0 || (strncmp(f, bad, n) == 0 && f[n] == '=') ||
-			    (n == 5 && strncmp(f, "-arch", 5) == 0)) {
-				cg_error_at(err, t->loc.file, t->loc.line,
-					    "target '%s': flag '%s' in cuda flags is set by cugen (use archs, mode or the build directory instead)",
-					    t->name, f);
-				g_ptr_array_free(w, TRUE);
-				g_ptr_array_free(a, TRUE);
-				return FALSE;
-			}
-		}
 		g_ptr_array_add(a, g_strdup(f));
 	}
 	g_ptr_array_set_size(w, 0);
@@ -397,9 +376,15 @@ static gboolean prepare_target(Ctx *x, Target *t, GError **err)
 		g_ptr_array_free(args, TRUE);
 		if (!out) {
 			/* nvcc refused the flags: that is the user's to fix. */
+			/* Located at the flags most likely to blame. */
 			char *m = g_strdup(e->message + strlen("error: "));
 			g_error_free(e);
-			cg_error_at(err, t->loc.file, t->loc.line, "target '%s': %s", t->name, m);
+			if (t->cuda_flags_loc.file)
+				cg_error_loc(err, t->cuda_flags_loc.file, t->cuda_flags_loc.line, "%s", m);
+			else if (x->c->flags_loc.file)
+				cg_error_loc(err, x->c->flags_loc.file, x->c->flags_loc.line, "%s", m);
+			else
+				cg_error_at(err, t->loc.file, t->loc.line, "target '%s': %s", t->name, m);
 			g_free(m);
 			return FALSE;
 		}
@@ -795,16 +780,6 @@ static void host_tu(Ctx *x, TState *s, Source *src, const char *in, const char *
 
 /* ---- archives and links ---- */
 
-static char *output_name(Target *t)
-{
-	switch (t->type) {
-	case TGT_EXECUTABLE: return g_strdup(t->name);
-	case TGT_STATIC: return g_strdup_printf("lib%s.a", t->name);
-	case TGT_SHARED: return g_strdup_printf("lib%s.so", t->name);
-	case TGT_OBJECT: return NULL;
-	}
-	return NULL;
-}
 
 /* Objects of t and of the object targets it depends on (transitively). */
 static void link_objects(Ctx *x, Target *t, GPtrArray *out, GHashTable *seen)
@@ -1064,7 +1039,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 static gboolean target_output(Ctx *x, TState *s, GError **err)
 {
 	Target *t = s->t;
-	s->output = output_name(t);
+	s->output = target_output_name(t);
 	if (!s->output)
 		return TRUE;
 	GPtrArray *objs = g_ptr_array_new_with_free_func(g_free);
@@ -1207,6 +1182,54 @@ void graph_info_clear(GraphInfo *info)
 	memset(info, 0, sizeof *info);
 }
 
+/* A tool the graph will run must exist now, not an hour into the build. */
+static gboolean check_tool(const char *cmd, const char *what, const char *key, Loc loc,
+			   const char *env, GError **err)
+{
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	cg_split_words(cmd, w, NULL);
+	gboolean ok = TRUE;
+	if (w->len) {
+		const char *prog = g_ptr_array_index(w, 0);
+		char *p = g_find_program_in_path(prog);
+		ok = p != NULL;
+		g_free(p);
+		if (!ok && loc.file)
+			cg_error_loc(err, loc.file, loc.line, "cannot run the %s '%s' ([toolchain] %s)", what, prog, key);
+		else if (!ok && env && g_strcmp0(g_getenv(env), cmd) == 0)
+			cg_error(err, "cannot run the %s '%s' ($%s)", what, prog, env);
+		else if (!ok)
+			cg_error(err, "cannot run the %s '%s' (set [toolchain] %s)", what, prog, key);
+	}
+	g_ptr_array_free(w, TRUE);
+	return ok;
+}
+
+static gboolean check_tools(Ctx *x, GError **err)
+{
+	gboolean c_src = FALSE, cxx_src = FALSE, links = FALSE, archives = FALSE, embeds = FALSE;
+	GHashTableIter it;
+	gpointer k, v;
+	g_hash_table_iter_init(&it, x->state);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		TState *s = v;
+		for (guint i = 0; i < s->t->sources->len; i++) {
+			Lang l = ((Source *)g_ptr_array_index(s->t->sources, i))->lang;
+			c_src |= l == LANG_C;
+			cxx_src |= l == LANG_CXX;
+		}
+		links |= s->t->type == TGT_EXECUTABLE || s->t->type == TGT_SHARED;
+		archives |= s->t->type == TGT_STATIC;
+		embeds |= s->has_cuda && !s->tu;
+	}
+	Config *c = x->c;
+	return (!*c->launcher || check_tool(c->launcher, "compiler launcher", "launcher", c->launcher_loc, NULL, err)) &&
+	       (!c_src || check_tool(c->cc, "C compiler", "cc", c->cc_loc, "CC", err)) &&
+	       (!(cxx_src || links) || check_tool(c->cxx, "C++ compiler", "cxx", c->cxx_loc, "CXX", err)) &&
+	       (!archives || check_tool(c->ar, "archiver", "ar", c->ar_loc, NULL, err)) &&
+	       (!embeds || check_tool(c->objcopy, "objcopy", "objcopy", c->objcopy_loc, NULL, err));
+}
+
 Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *info, GError **err)
 {
 	Ctx x = { 0 };
@@ -1237,6 +1260,8 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 		ok = archset_check_selection(c->build_archs, sets, err);
 		g_ptr_array_free(sets, TRUE);
 	}
+	if (ok)
+		ok = check_tools(&x, err);
 	for (guint i = 0; ok && i < order->len; i++) {
 		Target *t = g_ptr_array_index(order, i);
 		TState *s = g_hash_table_lookup(x.state, t);

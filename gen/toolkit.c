@@ -68,6 +68,10 @@ static gboolean run(const char *const *argv, const char *cwd, char **out, char *
 	int status = 0;
 	GError *e = NULL;
 	char *o = NULL, *se = NULL;
+	if (out)
+		*out = NULL;
+	if (errout)
+		*errout = NULL;
 	if (!g_spawn_sync(cwd, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
 			  &o, &se, &status, &e)) {
 		cg_error(err, "cannot run '%s': %s", argv[0], e->message);
@@ -203,6 +207,16 @@ Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err)
 		goto fail;
 	}
 
+	char *hc_path = g_find_program_in_path(tk->host_cc);
+	if (!hc_path) {
+		if (c->ccbin_loc.file)
+			cg_error_loc(err, c->ccbin_loc.file, c->ccbin_loc.line,
+				     "cannot run the host compiler '%s' ([toolchain] ccbin)", tk->host_cc);
+		else
+			cg_error(err, "cannot run the host compiler '%s' that nvcc uses (set [toolchain] ccbin)", tk->host_cc);
+		goto fail;
+	}
+	g_free(hc_path);
 	const char *hv_argv[] = { tk->host_cc, "-dumpfullversion", NULL };
 	char *se = NULL;
 	if (!run(hv_argv, NULL, &out, &se, NULL)) {
@@ -218,7 +232,7 @@ Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err)
 		}
 	}
 	g_free(se);
-	tk->host_version = first_line(out);
+	tk->host_version = first_line(out ? out : "");
 	g_strstrip(tk->host_version);
 	g_free(out);
 

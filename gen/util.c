@@ -31,6 +31,21 @@ void cg_error_at(GError **err, const char *file, int line, const char *fmt, ...)
 	g_free(m);
 }
 
+void cg_error_loc(GError **err, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	if (file && line > 0)
+		cg_error_at(err, file, line, "%s", m);
+	else if (file)
+		set_msg(err, CUGEN_ERROR_INPUT, g_strdup_printf("error: %s: %s", file, m));
+	else
+		set_msg(err, CUGEN_ERROR_INPUT, g_strconcat("error: ", m, NULL));
+	g_free(m);
+}
+
 void cg_error(GError **err, const char *fmt, ...)
 {
 	va_list ap;
@@ -116,14 +131,20 @@ const char *cg_suggest(const char *word, const char *const *candidates)
 {
 	const char *best = NULL;
 	guint best_d = G_MAXUINT;
+	gboolean tie = FALSE;
 	gsize len = strlen(word);
 	for (const char *const *c = candidates; *c; c++) {
 		guint d = edit_distance(word, *c);
 		if (d < best_d) {
 			best_d = d;
 			best = *c;
+			tie = FALSE;
+		} else if (d == best_d && strcmp(*c, best) != 0) {
+			tie = TRUE;
 		}
 	}
+	if (tie)
+		return NULL; /* two equally close: a guess would mislead */
 	guint limit = len <= 3 ? 1 : 2;
 	return best_d <= limit ? best : NULL;
 }

@@ -21,6 +21,10 @@ enum {
 /* Error located in a file: message "FILE:LINE: error: ...". */
 void cg_error_at(GError **err, const char *file, int line, const char *fmt, ...)
 	G_GNUC_PRINTF(4, 5);
+/* Error at a location that may be a file line (line > 0), a command-line
+ * argument (file names it, line 0: "error: FILE: ...") or nothing. */
+void cg_error_loc(GError **err, const char *file, int line, const char *fmt, ...)
+	G_GNUC_PRINTF(4, 5);
 /* Error without a location: message "error: ...". */
 void cg_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* Usage error (exit status 2): message "error: ...". */
