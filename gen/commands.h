@@ -9,5 +9,6 @@ int cmd_inspect(int argc, char **argv);
 int cmd_depdiff(int argc, char **argv);
 int cmd_stub(int argc, char **argv);
 int cmd_devrt_hint(int argc, char **argv);
+int cmd_exec(int argc, char **argv);
 
 #endif

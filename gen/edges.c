@@ -158,6 +158,19 @@ static void subst(GPtrArray *argv, const char *ph, const char *value)
 	}
 }
 
+/* Prefix a step with `cugen exec`, which logs its peak memory and CPU
+ * time to BUILDDIR/.cugen/edges.log for the planner. */
+#define EDGE_LOG ".cugen/edges.log"
+
+static void measured(Ctx *x, GString *c)
+{
+	if (c->len && c->str[c->len - 1] != ' ')
+		g_string_append_c(c, ' ');
+	char *q = cg_sh_quote(x->opt->cugen);
+	g_string_append_printf(c, "%s exec " EDGE_LOG " ${out} --", q);
+	g_free(q);
+}
+
 /* ---- names ---- */
 
 static char *obj_prefix(Ctx *x, Target *t, Source *s)
@@ -224,6 +237,8 @@ static gboolean nvcc_args(Ctx *x, TState *s, GError **err)
 	if (t->mode == MODE_RDC)
 		g_ptr_array_add(a, g_strdup("-rdc=true"));
 	g_ptr_array_add(a, g_strdup_printf("-std=%s", x->c->std));
+	if (x->opt->split_compile > 1)
+		g_ptr_array_add(a, g_strdup_printf("--split-compile=%d", x->opt->split_compile));
 	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
 	cg_split_words(t->cuda_flags, w, NULL);
 	for (guint i = 0; i < w->len; i++) {
@@ -429,9 +444,11 @@ static Rule *cu_fe_rule(Ctx *x, TState *s)
 	const char *md[] = { "-MD", "-MF", P_OUT ".d", "-MT", P_OUT };
 	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
 		g_ptr_array_add(pp, g_strdup(md[i]));
+	measured(x, c);
 	render(c, pp);
 	g_ptr_array_free(pp, TRUE);
 	g_string_append(c, " && ");
+	measured(x, c);
 	render(c, s->pipe->cudafe);
 	g_string_append(c, " && cp ${out}.d ${O}.hdeps && rm -f ${O}.cpp4.ii");
 	Rule *r = graph_rule(x->g, "cuda_fe", c->str, "CUDA fe ${out}", "${out}.d", "gcc", "host");
@@ -447,6 +464,7 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	const char *md[] = { "-MD", "-MF", full, "-MT", P_OUT };
 	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
 		g_ptr_array_add(pp, g_strdup(md[i]));
+	measured(x, c);
 	render(c, pp);
 	g_ptr_array_free(pp, TRUE);
 	g_string_append(c, " && ");
@@ -457,10 +475,12 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	char *stub = g_strdup_printf(P_O ".%s.stub.c", pa->id);
 	subst(cicc, P_STUB, stub);
 	g_free(stub);
+	measured(x, c);
 	render(c, cicc);
 	g_ptr_array_free(cicc, TRUE);
 	if (pa->ptxas) {
 		g_string_append(c, " &&");
+		measured(x, c);
 		render(c, pa->ptxas);
 	}
 	g_string_append_printf(c, " && rm -f ${O}.%s.cpp1.ii ${O}.%s.cudafe1.c ${O}.%s.cudafe1.gpu",
@@ -487,6 +507,53 @@ static Rule *cu_stub_rule(Ctx *x)
 	r->restat = TRUE;
 	g_free(cmd);
 	g_free(cugen);
+	return r;
+}
+
+/* The host stub from a cheap edge: the stub arch's device preprocess and
+ * cicc --device-syntax-only (as nvcc -fdevice-syntax-only runs it), so the
+ * host compile need not wait for a full device compile (DESIGN.md). */
+static Rule *cu_syntax_stub_rule(Ctx *x, TState *s)
+{
+	PipeArch *pa = pipeline_arch(s->pipe, s->stub_arch);
+	GString *c = g_string_new(NULL);
+	GPtrArray *pp = copy_argv(pa->pp);
+	char *ii = g_strdup_printf(P_O ".%s.cpp1.ii", pa->id);
+	subst(pp, ii, P_O ".syntax.cpp1.ii");
+	const char *md[] = { "-MD", "-MF", P_O ".syntax.full.d", "-MT", P_OUT };
+	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
+		g_ptr_array_add(pp, g_strdup(md[i]));
+	measured(x, c);
+	render(c, pp);
+	g_ptr_array_free(pp, TRUE);
+	char *cugen = cg_sh_quote(x->opt->cugen);
+	g_string_append_printf(c, " && %s depdiff ${O}.hdeps ${O}.syntax.full.d ${out}.d ${out} && ", cugen);
+	g_free(cugen);
+	GPtrArray *cicc = copy_argv(pa->cicc);
+	subst(cicc, P_STUB, P_O ".cudafe1.stub.c");
+	subst(cicc, ii, P_O ".syntax.cpp1.ii");
+	char *f = g_strdup_printf(P_O ".%s.cudafe1.c", pa->id);
+	subst(cicc, f, P_O ".syntax.cudafe1.c");
+	g_free(f);
+	f = g_strdup_printf(P_O ".%s.cudafe1.gpu", pa->id);
+	subst(cicc, f, P_O ".syntax.cudafe1.gpu");
+	g_free(f);
+	f = g_strdup_printf(P_O ".compute_%s.%s", pa->id, pa->lto ? "ltoir" : "ptx");
+	subst(cicc, f, P_O ".syntax.ptx");
+	g_free(f);
+	/* nvcc -fdevice-syntax-only puts it before -tused */
+	for (guint i = 0; i < cicc->len; i++)
+		if (strcmp(g_ptr_array_index(cicc, i), "-tused") == 0) {
+			g_ptr_array_insert(cicc, i, g_strdup("--device-syntax-only"));
+			break;
+		}
+	measured(x, c);
+	render(c, cicc);
+	g_ptr_array_free(cicc, TRUE);
+	g_string_append(c, " && rm -f ${O}.syntax.cpp1.ii ${O}.syntax.cudafe1.c ${O}.syntax.cudafe1.gpu ${O}.syntax.ptx");
+	g_free(ii);
+	Rule *r = graph_rule(x->g, "cuda_stub_syntax", c->str, "CUDA stub ${out}", "${out}.d", "gcc", "device");
+	g_string_free(c, TRUE);
 	return r;
 }
 
@@ -526,6 +593,7 @@ static Rule *cu_host_rule(Ctx *x, TState *s)
 	if (s->pipe->rdc)
 		g_string_append(c, " --device-c");
 	g_string_append(c, " --create=${O}.empty.fatbin --embedded-fatbin=${O}.fatbin.c &&");
+	measured(x, c);
 	if (*x->c->launcher)
 		render_words(c, x->c->launcher);
 	render(c, s->pipe->host_cc);
@@ -562,7 +630,7 @@ static void set_tu_vars(Edge *e, const char *O, Source *src, const char *canon)
 	char *f = g_path_get_basename(src->abs);
 	char *qf = cg_sh_quote(f), *qc = cg_sh_quote(canon);
 	edge_var(e, "O", O);
-	if (e->kind == EK_FE || e->kind == EK_DEV) {
+	if (e->kind == EK_FE || e->kind == EK_DEV || e->kind == EK_STUB) {
 		edge_var(e, "B", b);
 		edge_var(e, "F", qf);
 		edge_var(e, "C", qc);
@@ -638,7 +706,7 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		/* Every arch's cicc writes a stub; one of them feeds the host. */
 		char *own_stub = g_strdup_printf("%s.%s.stub.c", O, id);
 		edge_implicit_out(d, own_stub);
-		if (strcmp(id, s->stub_arch) == 0) {
+		if (strcmp(id, s->stub_arch) == 0 && !x->opt->syntax_stub) {
 			Edge *se = graph_edge(x->g, EK_STUB, cu_stub_rule(x));
 			se->target = s->t->name;
 			se->source = src->rel;
@@ -653,6 +721,19 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		g_free(p);
 		set_tu_vars(d, O, src, canon);
 		g_free(id);
+	}
+
+	if (x->opt->syntax_stub && s->stub_arch) {
+		Edge *se = graph_edge(x->g, EK_STUB, cu_syntax_stub_rule(x, s));
+		se->target = s->t->name;
+		se->source = src->rel;
+		stub = g_strconcat(O, ".cudafe1.stub.c", NULL);
+		edge_out(se, stub);
+		edge_in(se, in);
+		p = g_strconcat(O, ".module_id", NULL);
+		edge_implicit_in(se, p);
+		g_free(p);
+		set_tu_vars(se, O, src, canon);
 	}
 
 	Edge *h = graph_edge(x->g, EK_HOST, cu_host_rule(x, s));
@@ -696,6 +777,7 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 static void cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const char *O)
 {
 	GString *c = g_string_new(NULL);
+	measured(x, c);
 	if (*x->c->launcher)
 		render_words(c, x->c->launcher);
 	render_arg(c, x->tk->nvcc);
@@ -714,6 +796,8 @@ static void cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const 
 		g_ptr_array_add(args, g_strdup_printf("-D__CUDA_ARCH_LIST__=%s", list->str));
 		g_string_free(list, TRUE);
 	}
+	if (x->opt->threads > 1)
+		g_ptr_array_add(args, g_strdup_printf("--threads=%d", x->opt->threads));
 	for (guint i = 0; i < args->len; i++)
 		render_arg(c, g_ptr_array_index(args, i));
 	g_ptr_array_free(args, TRUE);
@@ -761,7 +845,11 @@ static void host_tu(Ctx *x, TState *s, Source *src, const char *in, const char *
 		render_arg(c, f);
 		g_free(f);
 	}
-	char *rule_cmd = g_strconcat(c->str, " -MD -MF ${out}.d -c ${in} -o ${out}", NULL);
+	g_string_append(c, " -MD -MF ${out}.d -c ${in} -o ${out}");
+	GString *m = g_string_new(NULL);
+	measured(x, m);
+	char *rule_cmd = g_strconcat(m->str, " ", c->str, NULL);
+	g_string_free(m, TRUE);
 	Rule *r = graph_rule(x->g, cxx ? "cxx" : "cc", rule_cmd, cxx ? "CXX ${out}" : "CC ${out}",
 			     "${out}.d", "gcc", "host");
 	Edge *e = graph_edge(x->g, cxx ? EK_CXX : EK_CC, r);
@@ -770,7 +858,11 @@ static void host_tu(Ctx *x, TState *s, Source *src, const char *in, const char *
 	char *obj = g_strconcat(O, ".o", NULL);
 	edge_out(e, obj);
 	edge_in(e, in);
+	/* compile_commands.json: the compiler command, without cugen exec */
+	Rule plain = { .command = c->str };
+	e->rule = &plain;
 	char *full = edge_command(e);
+	e->rule = r;
 	graph_compdb(x->g, in, obj, full);
 	g_free(full);
 	g_ptr_array_add(s->objects, obj);
@@ -960,6 +1052,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 		g_string_append_printf(c, "rm -f ${O}.sm_%s.reg.c && ", id);
 		if (!t->devrt)
 			g_string_append_printf(c, "%s devrt-hint %s --", cugen, t->name);
+		measured(x, c);
 		render(c, argv);
 		g_ptr_array_free(argv, TRUE);
 		char *stem = g_strdup_printf("cuda_nvlink_%s", id);
@@ -1018,6 +1111,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 	GPtrArray *host = copy_argv(s->dlink->host);
 	subst(host, P_REG, first);
 	c = g_string_new(NULL);
+	measured(x, c);
 	render(c, host);
 	g_ptr_array_free(host, TRUE);
 	r = graph_rule(x->g, "cuda_dlink_host", c->str, "CUDA dlink host ${out}", NULL, NULL, "host");
@@ -1082,6 +1176,7 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 		g_ptr_array_insert(objs, 0, dl);
 	}
 	GString *c = g_string_new(NULL);
+	measured(x, c);
 	render_words(c, x->c->cxx);
 	if (t->type == TGT_SHARED) {
 		g_string_append(c, " -shared");
@@ -1267,6 +1362,8 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 		TState *s = g_hash_table_lookup(x.state, t);
 		info->targets++;
 		info->split_tu_targets += s->has_cuda && s->tu;
+		if (s->build && s->has_cuda)
+			info->device_archs = MAX(info->device_archs, s->build->archs->len);
 		for (guint k = 0; k < t->sources->len; k++) {
 			Source *src = g_ptr_array_index(t->sources, k);
 			char *in = rel(&x, src->abs);

@@ -19,12 +19,17 @@ typedef struct {
 	const char *cugen;      /* absolute path of this program */
 	GPtrArray *regen_args;  /* arguments for `cugen setup` on regeneration */
 	gboolean verbose;
+	/* chosen by the planner */
+	gboolean syntax_stub;   /* host stub from a cicc --device-syntax-only edge */
+	int threads;            /* split = tu: nvcc --threads (0: none) */
+	int split_compile;      /* nvcc --split-compile (0: none) */
 } EdgeOptions;
 
 /* Facts about the graph for the summary line and `cugen plan`. */
 typedef struct {
 	guint cuda_tus, host_tus, targets;
 	guint split_tu_targets;    /* targets built with one nvcc per TU */
+	guint device_archs;        /* most archs built for one TU */
 	char *archs;               /* the archs built, e.g. "sm_80 sm_90 compute_90" */
 } GraphInfo;
 

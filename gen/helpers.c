@@ -4,11 +4,17 @@
  * view adds to the host view; see edges.c for why) and `cugen stub` (the
  * host stub of one arch, renamed, written only when it changed, so that
  * choosing another arch to take it from does not recompile the host side)
- * and `cugen devrt-hint` (runs nvlink; when it fails for want of
- * libcudadevrt, says which key to set).
+ * `cugen devrt-hint` (runs nvlink; when it fails for want of
+ * libcudadevrt, says which key to set) and `cugen exec` (runs one step
+ * and logs its peak memory and CPU time for the planner).
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -121,4 +127,55 @@ int cmd_devrt_hint(int argc, char **argv)
 			"set 'devrt = yes' in [target %s]\n", argv[1], argv[1]);
 	g_free(err_text);
 	return rc;
+}
+
+/* cugen exec LOG TAG -- CMD...: run CMD, then append one line
+ * "TAG<TAB>STEP<TAB>MAXRSS_KB<TAB>CPU_S<TAB>WALL_S" to LOG (one write,
+ * O_APPEND: concurrent edges do not interleave). The planner learns each
+ * edge's peak memory and CPU time from it. The exit status is CMD's; a
+ * signal that killed CMD kills us too. */
+int cmd_exec(int argc, char **argv)
+{
+	if (argc < 5 || strcmp(argv[3], "--") != 0) {
+		fprintf(stderr, "usage: cugen exec LOG TAG -- COMMAND...\n");
+		return 2;
+	}
+	gint64 t0 = g_get_monotonic_time();
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "cugen: error: fork: %s\n", g_strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		execvp(argv[4], argv + 4);
+		fprintf(stderr, "cugen: error: cannot run '%s': %s\n", argv[4], g_strerror(errno));
+		_exit(127);
+	}
+	int status = 0;
+	struct rusage ru;
+	while (wait4(pid, &status, 0, &ru) < 0) {
+		if (errno != EINTR) {
+			fprintf(stderr, "cugen: error: wait: %s\n", g_strerror(errno));
+			return 1;
+		}
+	}
+	double wall = (g_get_monotonic_time() - t0) / 1e6;
+	double cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		     ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	char *step = g_path_get_basename(argv[4]);
+	char *line = g_strdup_printf("%s\t%s\t%ld\t%.3f\t%.3f\n", argv[2], step, ru.ru_maxrss, cpu, wall);
+	int fd = open(argv[1], O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		ssize_t n = write(fd, line, strlen(line));
+		(void)n; /* the log is advice: a lost line costs a guess */
+		close(fd);
+	}
+	g_free(line);
+	g_free(step);
+	if (WIFSIGNALED(status)) {
+		signal(WTERMSIG(status), SIG_DFL);
+		raise(WTERMSIG(status));
+		return 128 + WTERMSIG(status);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

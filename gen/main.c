@@ -20,6 +20,7 @@ static const struct {
 	{ "depdiff", cmd_depdiff, NULL },
 	{ "stub", cmd_stub, NULL },
 	{ "devrt-hint", cmd_devrt_hint, NULL },
+	{ "exec", cmd_exec, NULL },
 };
 
 static void usage(FILE *f)

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "edges.h"
 #include "graph.h"
+#include "history.h"
 #include "machine.h"
 #include "ninja.h"
 #include "plan.h"
@@ -105,7 +106,9 @@ typedef struct {
 	GraphInfo info;
 	Machine m;
 	Plan plan;
+	History *history;
 	char *builddir;
+	EdgeOptions eo;
 } Generated;
 
 static void generated_clear(Generated *gen)
@@ -114,7 +117,23 @@ static void generated_clear(Generated *gen)
 	toolkit_free(gen->tk);
 	config_free(gen->c);
 	graph_info_clear(&gen->info);
+	history_free(gen->history);
+	plan_clear(&gen->plan);
 	g_free(gen->builddir);
+	if (gen->eo.regen_args)
+		g_ptr_array_free(gen->eo.regen_args, TRUE);
+	g_free((char *)gen->eo.cugen);
+}
+
+/* The planner's closure: the graph for a set of its choices. */
+static Graph *build_graph(void *data, const EdgeOptions *choices, GraphInfo *info, GError **err)
+{
+	Generated *gen = data;
+	EdgeOptions eo = gen->eo;
+	eo.syntax_stub = choices->syntax_stub;
+	eo.threads = choices->threads;
+	eo.split_compile = choices->split_compile;
+	return edges_build(gen->c, gen->tk, &eo, info, err);
 }
 
 static gboolean generate(SetupArgs *a, Generated *gen, GError **err)
@@ -141,10 +160,9 @@ static gboolean generate(SetupArgs *a, Generated *gen, GError **err)
 	if (!gen->tk)
 		return FALSE;
 
-	EdgeOptions eo = { 0 };
-	eo.builddir = gen->builddir;
-	char *self = self_path();
-	eo.cugen = self;
+	EdgeOptions *eo = &gen->eo;
+	eo->builddir = gen->builddir;
+	eo->cugen = self_path();
 	GPtrArray *regen = g_ptr_array_new_with_free_func(g_free);
 	g_ptr_array_add(regen, g_strdup("setup"));
 	g_ptr_array_add(regen, g_strdup("-f"));
@@ -163,15 +181,12 @@ static gboolean generate(SetupArgs *a, Generated *gen, GError **err)
 		g_ptr_array_add(regen, g_strdup("-D"));
 		g_ptr_array_add(regen, g_strdup(*d));
 	}
-	eo.regen_args = regen;
-	eo.verbose = a->verbose;
-	gen->g = edges_build(gen->c, gen->tk, &eo, &gen->info, err);
-	g_ptr_array_free(regen, TRUE);
-	g_free(self);
-	if (!gen->g)
-		return FALSE;
+	eo->regen_args = regen;
+	eo->verbose = a->verbose;
 	machine_probe(&gen->m);
-	return plan_make(gen->g, gen->c, &gen->m, &gen->plan, err);
+	gen->history = history_load(gen->builddir);
+	gen->g = plan_make(gen->c, &gen->m, gen->history, build_graph, gen, &gen->info, &gen->plan, err);
+	return gen->g != NULL;
 }
 
 static void count_edges(Graph *g, guint counts[EK_COUNT])
@@ -226,8 +241,13 @@ int cmd_setup(int argc, char **argv)
 	if (!ninja)
 		goto out;
 	st = stage_new();
+	/* build.ninja is always rewritten: ninja regenerates it when
+	 * cugen.ini is newer, and would loop if its mtime stayed old. */
 	char *p = g_build_filename(gen.builddir, "build.ninja", NULL);
-	stage_add(st, p, ninja);
+	stage_add_always(st, p, ninja);
+	g_free(p);
+	p = g_build_filename(gen.builddir, ".cugen", "edges.log", NULL);
+	stage_add(st, p, history_compact(gen.builddir));
 	g_free(p);
 	p = g_build_filename(gen.builddir, "compile_commands.json", NULL);
 	stage_add(st, p, compdb_write(gen.g, gen.builddir));
@@ -244,6 +264,9 @@ int cmd_setup(int argc, char **argv)
 	       gen.info.cuda_tus, gen.info.host_tus,
 	       *gen.info.archs ? gen.info.archs : "none", real_edges(gen.g),
 	       gen.plan.device, gen.plan.host, gen.plan.link, a.builddir);
+	if (a.verbose)
+		for (guint i = 0; i < gen.plan.why->len; i++)
+			printf("  %s\n", (char *)g_ptr_array_index(gen.plan.why, i));
 out:
 	if (err)
 		rc = cg_report(err);
@@ -266,9 +289,62 @@ int cmd_plan(int argc, char **argv)
 		goto out;
 	guint counts[EK_COUNT];
 	count_edges(gen.g, counts);
-	printf("machine: %d cores (%s), %.1f GiB memory (%s)%s%s\n", gen.m.cores, gen.m.cores_from,
-	       gen.m.memory / 1073741824.0, gen.m.memory_from,
-	       gen.m.ci ? ", CI: " : "", gen.m.ci ? gen.m.ci : "");
+	Plan *pl = &gen.plan;
+	if (a.json) {
+		GString *o = g_string_new("{\n");
+		g_string_append_printf(o, "  \"machine\": {\"cores\": %d, \"cores_from\": \"%s\", \"memory\": %" G_GUINT64_FORMAT
+				       ", \"memory_from\": \"%s\", \"ci\": %s%s%s},\n",
+				       pl->cores, pl->cores_from, pl->memory, pl->memory_from,
+				       gen.m.ci ? "\"" : "", gen.m.ci ? gen.m.ci : "null", gen.m.ci ? "\"" : "");
+		g_string_append(o, "  \"pools\": {");
+		for (guint i = 0; i < gen.g->pools->len; i++) {
+			Pool *po = g_ptr_array_index(gen.g->pools, i);
+			g_string_append_printf(o, "%s\"%s\": %d", i ? ", " : "", po->name, po->depth);
+		}
+		g_string_append_printf(o, "},\n  \"job_memory\": {\"device\": %.0f, \"host\": %.0f, \"link\": %.0f, \"from\": \"%s\"},\n",
+				       pl->mem_device, pl->mem_host, pl->mem_link, pl->mem_from);
+		g_string_append_printf(o, "  \"expected_peak_memory\": %.0f,\n",
+				       pl->device * pl->mem_device + pl->host * pl->mem_host + pl->link * pl->mem_link);
+		g_string_append_printf(o, "  \"threads\": %d,\n  \"split_compile\": %d,\n  \"stub\": \"%s\",\n",
+				       MAX(pl->threads, 1), pl->split_compile, pl->syntax_stub ? "syntax" : "device-edge");
+		g_string_append_printf(o, "  \"work_seconds\": %.1f,\n  \"critical_path_seconds\": %.1f,\n"
+				       "  \"estimate_seconds\": %.1f,\n  \"measured_edges\": %u,\n  \"recommended_j\": %d,\n",
+				       pl->work, pl->critical_path, pl->estimate, pl->measured, pl->recommended_j);
+		g_string_append(o, "  \"archs\": \"");
+		g_string_append(o, gen.info.archs);
+		g_string_append(o, "\",\n  \"edges\": {");
+		gboolean first = TRUE;
+		for (int k = 0; k < EK_COUNT; k++)
+			if (counts[k] && k != EK_PHONY && k != EK_REGEN) {
+				g_string_append_printf(o, "%s\"%s\": %u", first ? "" : ", ", edge_kind_name(k), counts[k]);
+				first = FALSE;
+			}
+		g_string_append(o, "},\n  \"order\": [");
+		guint shown = 0;
+		for (guint i = 0; i < gen.g->edges->len && shown < 10; i++) {
+			Edge *e = g_ptr_array_index(gen.g->edges, i);
+			if (e->kind == EK_PHONY || e->kind == EK_REGEN)
+				continue;
+			g_string_append_printf(o, "%s\"%s\"", shown ? ", " : "", (char *)g_ptr_array_index(e->outs, 0));
+			shown++;
+		}
+		g_string_append(o, "],\n  \"why\": [");
+		for (guint i = 0; i < pl->why->len; i++) {
+			g_string_append(o, i ? ",\n    \"" : "\n    \"");
+			for (const char *c = g_ptr_array_index(pl->why, i); *c; c++) {
+				if (*c == '"' || *c == '\\')
+					g_string_append_c(o, '\\');
+				g_string_append_c(o, *c);
+			}
+			g_string_append_c(o, '"');
+		}
+		g_string_append(o, "\n  ]\n}\n");
+		fputs(o->str, stdout);
+		g_string_free(o, TRUE);
+		goto out;
+	}
+	printf("machine: %d cores (%s), %.1f GiB memory (%s)%s%s\n", pl->cores, pl->cores_from,
+	       pl->memory / 1073741824.0, pl->memory_from, gen.m.ci ? ", CI: " : "", gen.m.ci ? gen.m.ci : "");
 	printf("archs built: %s\n", *gen.info.archs ? gen.info.archs : "none");
 	printf("edges:");
 	for (int k = 0; k < EK_COUNT; k++)
@@ -276,9 +352,26 @@ int cmd_plan(int argc, char **argv)
 			printf(" %s=%u", edge_kind_name(k), counts[k]);
 	printf("\n");
 	for (guint i = 0; i < gen.g->pools->len; i++) {
-		Pool *p = g_ptr_array_index(gen.g->pools, i);
-		printf("pool %s: depth %d (%s)\n", p->name, p->depth, p->why ? p->why : "");
+		Pool *po = g_ptr_array_index(gen.g->pools, i);
+		printf("pool %s = %d: %s\n", po->name, po->depth, po->why ? po->why : "");
 	}
+	printf("job memory: %s\n", pl->mem_from);
+	printf("expected: %.0f CPU s of work, critical path %.0f s, about %.0f s on %d cores\n",
+	       pl->work, pl->critical_path, pl->estimate, pl->cores);
+	printf("first edges:");
+	guint shown = 0;
+	for (guint i = 0; i < gen.g->edges->len && shown < 5; i++) {
+		Edge *e = g_ptr_array_index(gen.g->edges, i);
+		if (e->kind == EK_PHONY || e->kind == EK_REGEN)
+			continue;
+		printf(" %s", (char *)g_ptr_array_index(e->outs, 0));
+		shown++;
+	}
+	printf("\nwhy:\n");
+	for (guint i = 0; i < pl->why->len; i++)
+		printf("  %s\n", (char *)g_ptr_array_index(pl->why, i));
+	printf("run: ninja -C %s (the pools bound each kind of job; -j%d bounds them together)\n",
+	       a.builddir, pl->recommended_j);
 out:
 	if (err)
 		rc = cg_report(err);

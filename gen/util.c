@@ -334,6 +334,7 @@ typedef struct {
 	char *path;
 	char *tmp;
 	GString *contents;
+	gboolean always;
 } StagedFile;
 
 struct Stage {
@@ -363,6 +364,12 @@ void stage_add(Stage *st, const char *path, GString *contents)
 	f->path = g_strdup(path);
 	f->contents = contents;
 	g_ptr_array_add(st->files, f);
+}
+
+void stage_add_always(Stage *st, const char *path, GString *contents)
+{
+	stage_add(st, path, contents);
+	((StagedFile *)g_ptr_array_index(st->files, st->files->len - 1))->always = TRUE;
 }
 
 /* mkdir -p, remembering the directories created so they can be removed. */
@@ -419,7 +426,7 @@ gboolean stage_commit(Stage *st, GError **err)
 		/* Unchanged content: leave the file (and its mtime) alone. */
 		gsize len = 0;
 		char *old = NULL;
-		if (g_file_get_contents(f->path, &old, &len, NULL) &&
+		if (!f->always && g_file_get_contents(f->path, &old, &len, NULL) &&
 		    len == f->contents->len &&
 		    memcmp(old, f->contents->str, len) == 0) {
 			g_free(old);

@@ -62,6 +62,8 @@ char *cg_read_file(const char *path, gsize *len, GError **err);
 typedef struct Stage Stage;
 Stage *stage_new(void);
 void stage_add(Stage *st, const char *path, GString *contents);
+/* Written even when the content is unchanged (the mtime matters). */
+void stage_add_always(Stage *st, const char *path, GString *contents);
 gboolean stage_commit(Stage *st, GError **err);
 void stage_free(Stage *st);
 
