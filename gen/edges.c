@@ -35,6 +35,9 @@ typedef struct {
 	GPtrArray *nvcc_args;  /* flag set without gencodes (dryrun, tu, compdb) */
 	GPtrArray *includes;   /* -I paths relative to the build dir (own + inherited) */
 	GPtrArray *objects;    /* own object files */
+	GPtrArray *dl_items;   /* per own object, in order: its per-arch device-link
+			        * object prefix (rdc TU), "" (host-only) or NULL (whole) */
+	GHashTable *dl_archives; /* static rdc library: arch id -> per-arch archive */
 	char *output;          /* library or executable, NULL for object targets */
 	char *stub_arch;       /* id of the arch whose dev edge writes the stub */
 	Dlink *dlink;          /* device link of an executable or shared library */
@@ -64,6 +67,9 @@ static void tstate_free(gpointer p)
 		g_ptr_array_free(s->nvcc_args, TRUE);
 	g_ptr_array_free(s->includes, TRUE);
 	g_ptr_array_free(s->objects, TRUE);
+	g_ptr_array_free(s->dl_items, TRUE);
+	if (s->dl_archives)
+		g_hash_table_destroy(s->dl_archives);
 	g_free(s->output);
 	g_free(s->stub_arch);
 	dlink_free(s->dlink);
@@ -367,6 +373,7 @@ static gboolean prepare_target(Ctx *x, Target *t, GError **err)
 	s->t = t;
 	s->includes = g_ptr_array_new_with_free_func(g_free);
 	s->objects = g_ptr_array_new_with_free_func(g_free);
+	s->dl_items = g_ptr_array_new_with_free_func(g_free);
 	g_hash_table_insert(x->state, t, s);
 	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	collect_includes(x, t, s->includes, seen);
@@ -613,32 +620,81 @@ static Rule *cu_embed_rule(Ctx *x, TState *s)
 	return r;
 }
 
-static char *canon_of(Ctx *x, Source *src)
+/* rdc: per TU per arch an object holding only that arch's relocatable
+ * image (the host object with __nv_relfatbin replaced), so each arch's
+ * nvlink reads nothing of the other archs and adding an arch does not
+ * relink the others. */
+static void device_link_objects(Ctx *x, TState *s, Source *src, const char *O)
+{
+	for (guint i = 0; i < s->build->archs->len; i++) {
+		const Arch *a = &g_array_index(s->build->archs, Arch, i);
+		if (!a->sass)
+			continue;
+		char *id = arch_id(a);
+		PipeArch *pa = pipeline_arch(s->pipe, id);
+		GString *c = g_string_new(NULL);
+		render(c, s->pipe->fatbin);
+		if (pa->lto)
+			g_string_append_printf(c, " --image3=kind=nvvm,sm=%s,file=${O}.compute_%s.ltoir", id, id);
+		else
+			g_string_append_printf(c, " --image3=kind=elf,sm=%s,file=${O}.sm_%s.cubin", id, id);
+		g_string_append_printf(c, " --create=${O}.sm_%s.fatbin &&", id);
+		render_arg(c, x->c->objcopy);
+		g_string_append_printf(c, " --update-section __nv_relfatbin=${O}.sm_%s.fatbin ${O}.host.o ${out}", id);
+		char *stem = g_strdup_printf("cuda_dlobj_%s", id);
+		Rule *r = graph_rule(x->g, stem, c->str, "CUDA dlink object ${out}", NULL, NULL, NULL);
+		g_free(stem);
+		g_string_free(c, TRUE);
+		Edge *e = graph_edge(x->g, EK_DLOBJ, r);
+		e->target = s->t->name;
+		e->source = src->rel;
+		e->arch = g_strdup_printf("sm_%s", id);
+		char *out = g_strdup_printf("%s.sm_%s.dlink.o", O, id);
+		char *img = pa->lto ? g_strdup_printf("%s.compute_%s.ltoir", O, id)
+				    : g_strdup_printf("%s.sm_%s.cubin", O, id);
+		char *host = g_strconcat(O, ".host.o", NULL);
+		char *fb = g_strdup_printf("%s.sm_%s.fatbin", O, id);
+		edge_out(e, out);
+		edge_implicit_out(e, fb);
+		edge_in(e, img);
+		edge_in(e, host);
+		edge_var(e, "O", O);
+		g_free(fb);
+		g_free(host);
+		g_free(img);
+		g_free(out);
+		g_free(id);
+	}
+}
+
+/* What seeds the module id and the names in the device code: nvcc passes
+ * the source path as given (--orig_src_file_name) and its real path
+ * (--orig_src_path_name). module_id = absolute does exactly that for the
+ * path in the build commands; relative uses the project-relative path for
+ * both, so neither the checkout nor the build directory matters. */
+static void tu_names(Ctx *x, Source *src, const char *in, char **file, char **canon)
 {
 	if (x->c->module_id_absolute) {
 		char *r = realpath(src->abs, NULL);
-		char *v = g_strdup(r ? r : src->abs);
+		*canon = cg_sh_quote(r ? r : src->abs);
 		free(r);
-		return v;
+		*file = cg_sh_quote(in);
+	} else {
+		*canon = cg_sh_quote(src->rel);
+		*file = cg_sh_quote(src->rel);
 	}
-	return g_strdup(src->rel);
 }
 
-static void set_tu_vars(Edge *e, const char *O, Source *src, const char *canon)
+static void set_tu_vars(Edge *e, const char *O, const char *file, const char *canon)
 {
-	char *b = g_path_get_basename(O);
-	char *f = g_path_get_basename(src->abs);
-	char *qf = cg_sh_quote(f), *qc = cg_sh_quote(canon);
 	edge_var(e, "O", O);
 	if (e->kind == EK_FE || e->kind == EK_DEV || e->kind == EK_STUB) {
+		char *b = g_path_get_basename(O);
 		edge_var(e, "B", b);
-		edge_var(e, "F", qf);
-		edge_var(e, "C", qc);
+		edge_var(e, "F", file);
+		edge_var(e, "C", canon);
+		g_free(b);
 	}
-	g_free(qf);
-	g_free(qc);
-	g_free(b);
-	g_free(f);
 }
 
 static void compdb_nvcc(Ctx *x, TState *s, const char *in, const char *out)
@@ -658,7 +714,8 @@ static void compdb_nvcc(Ctx *x, TState *s, const char *in, const char *out)
 
 static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char *O)
 {
-	char *canon = canon_of(x, src);
+	char *file, *canon;
+	tu_names(x, src, in, &file, &canon);
 	char *p;
 	Edge *fe = graph_edge(x->g, EK_FE, cu_fe_rule(x, s));
 	fe->target = s->t->name;
@@ -670,7 +727,7 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 	edge_implicit_out(fe, p);
 	g_free(p);
 	edge_in(fe, in);
-	set_tu_vars(fe, O, src, canon);
+	set_tu_vars(fe, O, file, canon);
 
 	Rule *fatbin_rule = cu_fatbin_rule(x, s);
 	Edge *fb = graph_edge(x->g, EK_FATBIN, fatbin_rule);
@@ -719,7 +776,7 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		p = g_strconcat(O, ".module_id", NULL);
 		edge_implicit_in(d, p);
 		g_free(p);
-		set_tu_vars(d, O, src, canon);
+		set_tu_vars(d, O, file, canon);
 		g_free(id);
 	}
 
@@ -733,7 +790,7 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		p = g_strconcat(O, ".module_id", NULL);
 		edge_implicit_in(se, p);
 		g_free(p);
-		set_tu_vars(se, O, src, canon);
+		set_tu_vars(se, O, file, canon);
 	}
 
 	Edge *h = graph_edge(x->g, EK_HOST, cu_host_rule(x, s));
@@ -753,7 +810,7 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 	g_free(p);
 	if (stub)
 		edge_implicit_in(h, stub);
-	set_tu_vars(h, O, src, canon);
+	set_tu_vars(h, O, file, canon);
 
 	Edge *em = graph_edge(x->g, EK_EMBED, cu_embed_rule(x, s));
 	em->target = s->t->name;
@@ -766,10 +823,14 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 	edge_implicit_in(em, fatbin);
 	edge_var(em, "fatbin", fatbin);
 	g_ptr_array_add(s->objects, obj);
+	g_ptr_array_add(s->dl_items, s->pipe->rdc ? g_strdup(O) : NULL);
+	if (s->pipe->rdc)
+		device_link_objects(x, s, src, O);
 	compdb_nvcc(x, s, in, obj);
 	g_free(fatbin);
 	g_free(stub);
 	g_free(canon);
+	g_free(file);
 }
 
 /* ---- CUDA TUs, split = tu ---- */
@@ -811,6 +872,9 @@ static void cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const 
 	edge_out(e, obj);
 	edge_in(e, in);
 	g_ptr_array_add(s->objects, obj);
+	/* an rdc object from one nvcc call carries every arch: no per-arch
+	 * device link objects, nvlink reads the object itself */
+	g_ptr_array_add(s->dl_items, s->t->mode == MODE_RDC ? g_strdup("=") : NULL);
 	compdb_nvcc(x, s, in, obj);
 }
 
@@ -866,6 +930,7 @@ static void host_tu(Ctx *x, TState *s, Source *src, const char *in, const char *
 	graph_compdb(x->g, in, obj, full);
 	g_free(full);
 	g_ptr_array_add(s->objects, obj);
+	g_ptr_array_add(s->dl_items, g_strdup(""));
 	g_free(rule_cmd);
 	g_string_free(c, TRUE);
 }
@@ -886,6 +951,70 @@ static void link_objects(Ctx *x, Target *t, GPtrArray *out, GHashTable *seen)
 		Target *d = g_ptr_array_index(t->deps, i);
 		if (d->type == TGT_OBJECT)
 			link_objects(x, d, out, seen);
+	}
+}
+
+/* nvlink inputs for one arch: t's objects and those of its object
+ * dependencies, each rdc TU as its per-arch device-link object. */
+static void dlink_objects(Ctx *x, Target *t, const char *id, GPtrArray *out, GHashTable *seen)
+{
+	if (g_hash_table_contains(seen, t))
+		return;
+	g_hash_table_add(seen, t);
+	TState *s = g_hash_table_lookup(x->state, t);
+	for (guint i = 0; i < s->objects->len; i++) {
+		const char *item = g_ptr_array_index(s->dl_items, i);
+		if (!item)
+			continue; /* whole-program CUDA: nothing to device-link */
+		if (*item && strcmp(item, "=") != 0)
+			g_ptr_array_add(out, g_strdup_printf("%s.sm_%s.dlink.o", item, id));
+		else
+			g_ptr_array_add(out, g_strdup(g_ptr_array_index(s->objects, i)));
+	}
+	for (guint i = 0; i < t->deps->len; i++) {
+		Target *d = g_ptr_array_index(t->deps, i);
+		if (d->type == TGT_OBJECT)
+			dlink_objects(x, d, id, out, seen);
+	}
+}
+
+/* A static library of rdc objects gets, per arch, an archive of their
+ * per-arch device-link objects for nvlink (archive semantics kept). */
+static void dlink_archives(Ctx *x, TState *s)
+{
+	if (!s->build)
+		return;
+	for (guint i = 0; i < s->build->archs->len; i++) {
+		const Arch *a = &g_array_index(s->build->archs, Arch, i);
+		if (!a->sass)
+			continue;
+		char *id = arch_id(a);
+		GPtrArray *objs = g_ptr_array_new_with_free_func(g_free);
+		GHashTable *seen = g_hash_table_new(NULL, NULL);
+		dlink_objects(x, s->t, id, objs, seen);
+		g_hash_table_destroy(seen);
+		gboolean any = FALSE;
+		for (guint k = 0; k < objs->len; k++)
+			any |= g_str_has_suffix(g_ptr_array_index(objs, k), ".dlink.o");
+		if (any) {
+			GString *c = g_string_new("rm -f ${out} &&");
+			render_words(c, x->c->ar);
+			g_string_append(c, " crs ${out} ${in}");
+			Rule *r = graph_rule(x->g, "ar", c->str, "AR ${out}", NULL, NULL, NULL);
+			g_string_free(c, TRUE);
+			Edge *e = graph_edge(x->g, EK_AR, r);
+			e->target = s->t->name;
+			e->arch = g_strdup_printf("sm_%s", id);
+			char *out = g_strdup_printf("obj/%s/lib%s.sm_%s.dlink.a", s->t->name, s->t->name, id);
+			edge_out(e, out);
+			for (guint k = 0; k < objs->len; k++)
+				edge_in(e, g_ptr_array_index(objs, k));
+			if (!s->dl_archives)
+				s->dl_archives = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+			g_hash_table_insert(s->dl_archives, g_strdup(id), out);
+		}
+		g_ptr_array_free(objs, TRUE);
+		g_free(id);
 	}
 }
 
@@ -995,7 +1124,7 @@ static GPtrArray *dlink_args(Ctx *x, TState *s, gboolean lto)
  * executable or shared library (CMake's CUDA_RESOLVE_DEVICE_SYMBOLS).
  * Its inputs are the objects and static libraries the host link uses.
  * Returns the object to link, or NULL with err set. */
-static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GError **err)
+static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 {
 	Target *t = s->t;
 	gboolean lto = has_lto(t);
@@ -1068,10 +1197,19 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 		char *reg = g_strdup_printf("%s.sm_%s.reg.c", O, id);
 		edge_out(ed, cubin);
 		edge_implicit_out(ed, reg);
+		GPtrArray *objs = g_ptr_array_new_with_free_func(g_free);
+		GHashTable *seen = g_hash_table_new(NULL, NULL);
+		dlink_objects(x, t, id, objs, seen);
+		g_hash_table_destroy(seen);
 		for (guint k = 0; k < objs->len; k++)
 			edge_in(ed, g_ptr_array_index(objs, k));
-		for (guint k = 0; k < libs->len; k++)
-			edge_in(ed, g_ptr_array_index(libs, k));
+		g_ptr_array_free(objs, TRUE);
+		for (guint k = 0; k < libs->len; k++) {
+			TState *ls = g_hash_table_lookup(x->state, g_ptr_array_index(libs, k));
+			const char *ar = ls->dl_archives ? g_hash_table_lookup(ls->dl_archives, id) : NULL;
+			if (ar)
+				edge_in(ed, ar);
+		}
 		if (nvvm && strcmp(nvvm, ".cugen/nvvm") == 0)
 			edge_implicit_in(ed, ".cugen/nvvm/lib64/libnvvm.so");
 		edge_var(ed, "O", O);
@@ -1152,6 +1290,7 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 		for (guint i = 0; i < objs->len; i++)
 			edge_in(e, g_ptr_array_index(objs, i));
 		g_ptr_array_free(objs, TRUE);
+		dlink_archives(x, s);
 		return TRUE;
 	}
 	/* Libraries of the dependencies, in link order. */
@@ -1164,9 +1303,9 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 		for (guint i = 0; i < order->len; i++) {
 			TState *ds = g_hash_table_lookup(x->state, g_ptr_array_index(order, i));
 			if (ds->t->type == TGT_STATIC)
-				g_ptr_array_add(statics, ds->output);
+				g_ptr_array_add(statics, ds->t);
 		}
-		char *dl = device_link(x, s, objs, statics, err);
+		char *dl = device_link(x, s, statics, err);
 		g_ptr_array_free(statics, TRUE);
 		if (!dl) {
 			g_ptr_array_free(order, TRUE);

@@ -20,6 +20,7 @@ typedef enum {
 	EK_HOST,      /* host compile against a placeholder fatbin */
 	EK_EMBED,     /* objcopy the real fatbin in */
 	EK_NVCC,      /* split = tu: one nvcc -c per TU */
+	EK_DLOBJ,     /* rdc: one arch's relocatable image in a host object */
 	EK_NVLINK,    /* rdc: per target per arch device link */
 	EK_DLFATBIN,  /* rdc: fatbinary -link of the linked images */
 	EK_DLHOST,    /* rdc: host side of the device link (link.stub) */
