@@ -48,8 +48,6 @@ other=$(echo "$ran" | grep -v -e '^CUDA sm_90 ' -e '^CUDA nvlink sm_90 ' -e '^CU
 echo "$ran" | grep -q '^CUDA nvlink sm_90 obj/rdc_app/rdc_app.dlink.sm_90.cubin$' || die "no sm_90 nvlink for rdc_app"
 echo "$ran" | grep -q '^CUDA nvlink sm_80' && die "the sm_80 device link reran"
 echo "$ran" | grep -q 'sm_80\.dlink\.a$' && die "the sm_80 device-link archive was rebuilt"
-echo "$ran" | grep -q 'sm_80\.dlink\.a$' && die "the sm_80 device-link archive was rebuilt"
-echo "$ran" | grep -q 'sm_80\.dlink\.a$' && die "the sm_80 device-link archive was rebuilt"
 
 note "LTO: lto_NN images, nvlink -dlto, and the TU objects equal nvcc -dc's"
 run "$CUGEN" setup -B lto --profile lto -D cuda.archs="80 90" -D cuda.module_id=absolute
