@@ -7,7 +7,7 @@
 
 static const char *const kind_names[EK_COUNT] = {
 	[EK_FE] = "fe", [EK_DEV] = "dev", [EK_STUB] = "stub", [EK_FATBIN] = "fatbin",
-	[EK_HOST] = "host", [EK_EMBED] = "embed", [EK_NVCC] = "nvcc",
+	[EK_HOST] = "host", [EK_NVCC] = "nvcc",
 	[EK_DLOBJ] = "dlink-obj", [EK_NVLINK] = "nvlink", [EK_DLFATBIN] = "dlink-fatbin",
 	[EK_DLHOST] = "dlink-host", [EK_CC] = "cc", [EK_CXX] = "cxx",
 	[EK_AR] = "ar", [EK_LINK] = "link", [EK_REGEN] = "regen",

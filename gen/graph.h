@@ -16,9 +16,8 @@ typedef enum {
 	EK_FE,        /* host preprocess + cudafe++ (module id, .cudafe1.cpp) */
 	EK_DEV,       /* per TU per arch: preprocess + cicc (+ ptxas) */
 	EK_STUB,      /* the host stub, from one arch's dev edge */
-	EK_FATBIN,    /* fatbinary of one TU's images */
 	EK_HOST,      /* host compile against a placeholder fatbin */
-	EK_EMBED,     /* objcopy the real fatbin in */
+	EK_FATBIN,    /* fatbinary of one TU's images, objcopied into the host object */
 	EK_NVCC,      /* split = tu: one nvcc -c per TU */
 	EK_DLOBJ,     /* rdc: one arch's relocatable image in a host object */
 	EK_NVLINK,    /* rdc: per target per arch device link */

@@ -46,8 +46,8 @@ static void default_cost(const Edge *e, int archs, int threads, double *cpu, dou
 	switch (e->kind) {
 	case EK_DEV: *cpu = 10; *rss = 1.0 * GiB; break;
 	case EK_NVCC: *cpu = 10.0 * MAX(archs, 1) + 6; *rss = 1.0 * GiB * MAX(threads, 1); break;
-	case EK_FE: *cpu = 2; *rss = 0.6 * GiB; break;
-	case EK_HOST: *cpu = 5; *rss = 0.5 * GiB; break;
+	case EK_FE: *cpu = 3; *rss = 0.6 * GiB; break;
+	case EK_HOST: *cpu = 12; *rss = 0.5 * GiB; break; /* a bit over one arch of device code */
 	case EK_STUB: *cpu = e->rule && e->rule->restat ? 0.01 : 5; *rss = e->rule && e->rule->restat ? 0.01 * GiB : 1.0 * GiB; break;
 	case EK_CC: case EK_CXX: *cpu = 1; *rss = 0.3 * GiB; break;
 	case EK_NVLINK: case EK_DLHOST: *cpu = 1; *rss = 0.3 * GiB; break;
