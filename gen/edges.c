@@ -425,6 +425,17 @@ static gboolean prepare_target(Ctx *x, Target *t, GError **err)
 			s->tu = TRUE;
 		}
 	}
+	if (s->pipe && !x->c->module_id_absolute) {
+		/* relative module ids: one path seeds both names (one variable) */
+		GPtrArray *all[] = { s->pipe->host_pp, s->pipe->cudafe, s->pipe->host_cc };
+		for (gsize i = 0; i < G_N_ELEMENTS(all); i++)
+			subst(all[i], P_C, P_F);
+		for (guint i = 0; i < s->pipe->archs->len; i++) {
+			PipeArch *pa = g_ptr_array_index(s->pipe->archs, i);
+			subst(pa->pp, P_C, P_F);
+			subst(pa->cicc, P_C, P_F);
+		}
+	}
 	if (s->pipe) {
 		/* The arch whose stub the host compile takes: the first of the
 		 * project set if built, so a subset build agrees with a full one. */
@@ -458,7 +469,7 @@ static Rule *cu_fe_rule(Ctx *x, TState *s)
 	g_string_append(c, " && ");
 	measured(x, c);
 	render(c, s->pipe->cudafe);
-	g_string_append(c, " && cp ${out}.d ${O}.hdeps && rm -f ${O}.cpp4.ii");
+	g_string_append(c, " && cp ${out}.d ${O}/hdeps && rm -f ${O}/host.ii");
 	Rule *r = graph_rule(x->g, "cuda_fe", c->str, "CUDA fe ${out}", "${out}.d", "gcc", "host");
 	g_string_free(c, TRUE);
 	return r;
@@ -468,7 +479,7 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 {
 	GString *c = g_string_new(NULL);
 	GPtrArray *pp = copy_argv(pa->pp);
-	char *full = g_strdup_printf(P_O ".%s.full.d", pa->id);
+	char *full = g_strdup_printf(P_O "/%s.full.d", pa->id);
 	const char *md[] = { "-MD", "-MF", full, "-MT", P_OUT };
 	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
 		g_ptr_array_add(pp, g_strdup(md[i]));
@@ -477,10 +488,10 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	g_ptr_array_free(pp, TRUE);
 	g_string_append(c, " && ");
 	char *cugen = cg_sh_quote(x->opt->cugen);
-	g_string_append_printf(c, "%s depdiff ${O}.hdeps ${O}.%s.full.d ${out}.d ${out} && ", cugen, pa->id);
+	g_string_append_printf(c, "%s depdiff ${O}/hdeps ${O}/%s.full.d ${out}.d ${out} && ", cugen, pa->id);
 	g_free(cugen);
 	GPtrArray *cicc = copy_argv(pa->cicc);
-	char *stub = g_strdup_printf(P_O ".%s.stub.c", pa->id);
+	char *stub = g_strdup_printf(P_O "/%s.stub.c", pa->id);
 	subst(cicc, P_STUB, stub);
 	g_free(stub);
 	measured(x, c);
@@ -491,10 +502,10 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 		measured(x, c);
 		render(c, pa->ptxas);
 	}
-	g_string_append_printf(c, " && rm -f ${O}.%s.cpp1.ii ${O}.%s.cudafe1.c ${O}.%s.cudafe1.gpu",
+	g_string_append_printf(c, " && rm -f ${O}/%s.ii ${O}/%s.c ${O}/%s.gpu",
 			       pa->id, pa->id, pa->id);
 	if (pa->ptxas && !a->ptx)
-		g_string_append_printf(c, " ${O}.compute_%s.ptx", pa->id);
+		g_string_append_printf(c, " ${O}/compute_%s.ptx", pa->id);
 	char *stem = g_strdup_printf("cuda_dev_%s", pa->id);
 	char *name = arch_image_name(a);
 	char *desc = g_strdup_printf("CUDA %s ${out}", name);
@@ -507,11 +518,13 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	return r;
 }
 
-static Rule *cu_stub_rule(Ctx *x)
+static Rule *cu_stub_rule(Ctx *x, const char *id)
 {
 	char *cugen = cg_sh_quote(x->opt->cugen);
-	char *cmd = g_strdup_printf("%s stub ${in} ${out}", cugen);
-	Rule *r = graph_rule(x->g, "cuda_stub", cmd, "CUDA stub ${out}", NULL, NULL, NULL);
+	char *cmd = g_strdup_printf("%s stub ${O}/%s.stub.c ${out}", cugen, id);
+	char *stem = g_strdup_printf("cuda_stub_%s", id);
+	Rule *r = graph_rule(x->g, stem, cmd, "CUDA stub ${out}", NULL, NULL, NULL);
+	g_free(stem);
 	r->restat = TRUE;
 	g_free(cmd);
 	g_free(cugen);
@@ -526,28 +539,28 @@ static Rule *cu_syntax_stub_rule(Ctx *x, TState *s)
 	PipeArch *pa = pipeline_arch(s->pipe, s->stub_arch);
 	GString *c = g_string_new(NULL);
 	GPtrArray *pp = copy_argv(pa->pp);
-	char *ii = g_strdup_printf(P_O ".%s.cpp1.ii", pa->id);
-	subst(pp, ii, P_O ".syntax.cpp1.ii");
-	const char *md[] = { "-MD", "-MF", P_O ".syntax.full.d", "-MT", P_OUT };
+	char *ii = g_strdup_printf(P_O "/%s.ii", pa->id);
+	subst(pp, ii, P_O "/syntax.ii");
+	const char *md[] = { "-MD", "-MF", P_O "/syntax.full.d", "-MT", P_OUT };
 	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
 		g_ptr_array_add(pp, g_strdup(md[i]));
 	measured(x, c);
 	render(c, pp);
 	g_ptr_array_free(pp, TRUE);
 	char *cugen = cg_sh_quote(x->opt->cugen);
-	g_string_append_printf(c, " && %s depdiff ${O}.hdeps ${O}.syntax.full.d ${out}.d ${out} && ", cugen);
+	g_string_append_printf(c, " && %s depdiff ${O}/hdeps ${O}/syntax.full.d ${out}.d ${out} && ", cugen);
 	g_free(cugen);
 	GPtrArray *cicc = copy_argv(pa->cicc);
-	subst(cicc, P_STUB, P_O ".cudafe1.stub.c");
-	subst(cicc, ii, P_O ".syntax.cpp1.ii");
-	char *f = g_strdup_printf(P_O ".%s.cudafe1.c", pa->id);
-	subst(cicc, f, P_O ".syntax.cudafe1.c");
+	subst(cicc, P_STUB, P_O "/stub.c");
+	subst(cicc, ii, P_O "/syntax.ii");
+	char *f = g_strdup_printf(P_O "/%s.c", pa->id);
+	subst(cicc, f, P_O "/syntax.c");
 	g_free(f);
-	f = g_strdup_printf(P_O ".%s.cudafe1.gpu", pa->id);
-	subst(cicc, f, P_O ".syntax.cudafe1.gpu");
+	f = g_strdup_printf(P_O "/%s.gpu", pa->id);
+	subst(cicc, f, P_O "/syntax.gpu");
 	g_free(f);
-	f = g_strdup_printf(P_O ".compute_%s.%s", pa->id, pa->lto ? "ltoir" : "ptx");
-	subst(cicc, f, P_O ".syntax.ptx");
+	f = g_strdup_printf(P_O "/compute_%s.%s", pa->id, pa->lto ? "ltoir" : "ptx");
+	subst(cicc, f, P_O "/syntax.ptx");
 	g_free(f);
 	/* nvcc -fdevice-syntax-only puts it before -tused */
 	for (guint i = 0; i < cicc->len; i++)
@@ -558,7 +571,7 @@ static Rule *cu_syntax_stub_rule(Ctx *x, TState *s)
 	measured(x, c);
 	render(c, cicc);
 	g_ptr_array_free(cicc, TRUE);
-	g_string_append(c, " && rm -f ${O}.syntax.cpp1.ii ${O}.syntax.cudafe1.c ${O}.syntax.cudafe1.gpu ${O}.syntax.ptx");
+	g_string_append(c, " && rm -f ${O}/syntax.ii ${O}/syntax.c ${O}/syntax.gpu ${O}/syntax.ptx");
 	g_free(ii);
 	Rule *r = graph_rule(x->g, "cuda_stub_syntax", c->str, "CUDA stub ${out}", "${out}.d", "gcc", "device");
 	g_string_free(c, TRUE);
@@ -581,18 +594,18 @@ static Rule *cu_fatbin_rule(Ctx *x, TState *s)
 		if (!built)
 			continue;
 		if (g_str_has_prefix(img, "elf:"))
-			g_string_append_printf(c, " --image3=kind=elf,sm=%s,file=${O}.sm_%s.cubin", id, id);
+			g_string_append_printf(c, " --image3=kind=elf,sm=%s,file=${O}/sm_%s.cubin", id, id);
 		else if (g_str_has_prefix(img, "ptx:"))
-			g_string_append_printf(c, " --image3=kind=ptx,sm=%s,file=${O}.compute_%s.ptx", id, id);
+			g_string_append_printf(c, " --image3=kind=ptx,sm=%s,file=${O}/compute_%s.ptx", id, id);
 		else
-			g_string_append_printf(c, " --image3=kind=nvvm,sm=%s,file=${O}.compute_%s.ltoir", id, id);
+			g_string_append_printf(c, " --image3=kind=nvvm,sm=%s,file=${O}/compute_%s.ltoir", id, id);
 	}
 	/* the fatbin goes straight into the host object: one cheap edge
 	 * (fewer edges for ninja to load, and for ninja >= 1.12, which counts
 	 * edges on a chain before it has timings, no extra link in the chain) */
-	g_string_append(c, " --create=${O}.fatbin &&");
+	g_string_append(c, " --create=${O}/fatbin &&");
 	render_arg(c, x->c->objcopy);
-	g_string_append_printf(c, " --update-section %s=${O}.fatbin ${O}.host.o ${out}",
+	g_string_append_printf(c, " --update-section %s=${O}/fatbin ${O}/host.o ${out}",
 			       s->pipe->rdc ? "__nv_relfatbin" : ".nv_fatbin");
 	Rule *r = graph_rule(x->g, "cuda_fatbin", c->str, "CUDA fatbin ${out}", NULL, NULL, NULL);
 	g_string_free(c, TRUE);
@@ -606,7 +619,7 @@ static Rule *cu_host_rule(Ctx *x, TState *s)
 	g_string_append(c, " -64");
 	if (s->pipe->rdc)
 		g_string_append(c, " --device-c");
-	g_string_append(c, " --create=${O}.empty.fatbin --embedded-fatbin=${O}.fatbin.c &&");
+	g_string_append(c, " --create=${O}/empty.fatbin --embedded-fatbin=${O}/fatbin.c &&");
 	measured(x, c);
 	if (*x->c->launcher)
 		render_words(c, x->c->launcher);
@@ -620,7 +633,7 @@ static Rule *cu_host_rule(Ctx *x, TState *s)
  * image (the host object with __nv_relfatbin replaced), so each arch's
  * nvlink reads nothing of the other archs and adding an arch does not
  * relink the others. */
-static void device_link_objects(Ctx *x, TState *s, Source *src, const char *O)
+static void device_link_objects(Ctx *x, TState *s, Source *src, const char *O, const char *D)
 {
 	for (guint i = 0; i < s->build->archs->len; i++) {
 		const Arch *a = &g_array_index(s->build->archs, Arch, i);
@@ -631,12 +644,12 @@ static void device_link_objects(Ctx *x, TState *s, Source *src, const char *O)
 		GString *c = g_string_new(NULL);
 		render(c, s->pipe->fatbin);
 		if (pa->lto)
-			g_string_append_printf(c, " --image3=kind=nvvm,sm=%s,file=${O}.compute_%s.ltoir", id, id);
+			g_string_append_printf(c, " --image3=kind=nvvm,sm=%s,file=${O}/compute_%s.ltoir", id, id);
 		else
-			g_string_append_printf(c, " --image3=kind=elf,sm=%s,file=${O}.sm_%s.cubin", id, id);
-		g_string_append_printf(c, " --create=${O}.sm_%s.fatbin &&", id);
+			g_string_append_printf(c, " --image3=kind=elf,sm=%s,file=${O}/sm_%s.cubin", id, id);
+		g_string_append_printf(c, " --create=${O}/sm_%s.fatbin &&", id);
 		render_arg(c, x->c->objcopy);
-		g_string_append_printf(c, " --update-section __nv_relfatbin=${O}.sm_%s.fatbin ${O}.host.o ${out}", id);
+		g_string_append_printf(c, " --update-section __nv_relfatbin=${O}/sm_%s.fatbin ${O}/host.o ${out}", id);
 		char *stem = g_strdup_printf("cuda_dlobj_%s", id);
 		Rule *r = graph_rule(x->g, stem, c->str, "CUDA dlink object ${out}", NULL, NULL, NULL);
 		g_free(stem);
@@ -645,17 +658,15 @@ static void device_link_objects(Ctx *x, TState *s, Source *src, const char *O)
 		e->target = s->t->name;
 		e->source = src->rel;
 		e->arch = g_strdup_printf("sm_%s", id);
+		/* (a unique base name: the per-arch archives hold these) */
 		char *out = g_strdup_printf("%s.sm_%s.dlink.o", O, id);
-		char *img = pa->lto ? g_strdup_printf("%s.compute_%s.ltoir", O, id)
-				    : g_strdup_printf("%s.sm_%s.cubin", O, id);
-		char *host = g_strconcat(O, ".host.o", NULL);
-		char *fb = g_strdup_printf("%s.sm_%s.fatbin", O, id);
+		char *img = pa->lto ? g_strdup_printf("%s/compute_%s.ltoir", D, id)
+				    : g_strdup_printf("%s/sm_%s.cubin", D, id);
+		char *host = g_strconcat(D, "/host.o", NULL);
 		edge_out(e, out);
-		edge_implicit_out(e, fb);
 		edge_in(e, img);
 		edge_in(e, host);
-		edge_var(e, "O", O);
-		g_free(fb);
+		edge_var(e, "O", D);
 		g_free(host);
 		g_free(img);
 		g_free(out);
@@ -681,15 +692,13 @@ static void tu_names(Ctx *x, Source *src, const char *in, char **file, char **ca
 	}
 }
 
-static void set_tu_vars(Edge *e, const char *O, const char *file, const char *canon)
+static void set_tu_vars(Edge *e, const char *D, const char *file, const char *canon)
 {
-	edge_var(e, "O", O);
+	edge_var(e, "O", D);
 	if (e->kind == EK_FE || e->kind == EK_DEV || e->kind == EK_STUB) {
-		char *b = g_path_get_basename(O);
-		edge_var(e, "B", b);
 		edge_var(e, "F", file);
-		edge_var(e, "C", canon);
-		g_free(b);
+		if (strcmp(file, canon) != 0)
+			edge_var(e, "C", canon);
 	}
 }
 
@@ -710,31 +719,25 @@ static void compdb_nvcc(Ctx *x, TState *s, const char *in, const char *out)
 
 static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char *O)
 {
+	/* O.o is the object; O.p/ holds the TU's intermediate files */
+	char *D = g_strconcat(O, ".p", NULL);
 	char *file, *canon;
 	tu_names(x, src, in, &file, &canon);
-	char *p;
+	char *fe_out = g_strconcat(D, "/fe.cpp", NULL);
 	Edge *fe = graph_edge(x->g, EK_FE, cu_fe_rule(x, s));
 	fe->target = s->t->name;
 	fe->source = src->rel;
-	p = g_strconcat(O, ".cudafe1.cpp", NULL);
-	edge_out(fe, p);
-	g_free(p);
-	p = g_strconcat(O, ".module_id", NULL);
-	edge_implicit_out(fe, p);
-	g_free(p);
+	edge_out(fe, fe_out);
 	edge_in(fe, in);
-	set_tu_vars(fe, O, file, canon);
+	set_tu_vars(fe, D, file, canon);
 
-	Rule *fatbin_rule = cu_fatbin_rule(x, s);
-	Edge *fb = graph_edge(x->g, EK_FATBIN, fatbin_rule);
+	Edge *fb = graph_edge(x->g, EK_FATBIN, cu_fatbin_rule(x, s));
 	fb->target = s->t->name;
 	fb->source = src->rel;
 	char *obj = g_strconcat(O, ".o", NULL);
 	edge_out(fb, obj);
-	char *fatbin = g_strconcat(O, ".fatbin", NULL);
-	edge_implicit_out(fb, fatbin);
-	edge_var(fb, "O", O);
-	char *stub = NULL;
+	edge_var(fb, "O", D);
+	char *stub = g_strconcat(D, "/stub.c", NULL);
 
 	for (guint i = 0; i < s->build->archs->len; i++) {
 		const Arch *a = &g_array_index(s->build->archs, Arch, i);
@@ -744,39 +747,35 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		d->target = s->t->name;
 		d->source = src->rel;
 		d->arch = arch_image_name(a);
-		char *out = pa->lto ? g_strdup_printf("%s.compute_%s.ltoir", O, id)
-			    : a->sass ? g_strdup_printf("%s.sm_%s.cubin", O, id)
-				      : g_strdup_printf("%s.compute_%s.ptx", O, id);
+		char *out = pa->lto ? g_strdup_printf("%s/compute_%s.ltoir", D, id)
+			    : a->sass ? g_strdup_printf("%s/sm_%s.cubin", D, id)
+				      : g_strdup_printf("%s/compute_%s.ptx", D, id);
 		edge_out(d, out);
 		edge_in(fb, out);
 		add_arch_out(x, d->arch, out);
-		g_free(out);
 		if (a->sass && a->ptx) {
-			char *ptx = g_strdup_printf("%s.compute_%s.ptx", O, id);
+			char *ptx = g_strdup_printf("%s/compute_%s.ptx", D, id);
 			edge_implicit_out(d, ptx);
 			edge_in(fb, ptx);
 			add_arch_out(x, d->arch, ptx);
 			g_free(ptx);
 		}
-		/* Every arch's cicc writes a stub; one of them feeds the host.
-		 * All are declared, so that which one does never changes the
-		 * edge (ninja reruns an edge with a new output). */
-		char *own_stub = g_strdup_printf("%s.%s.stub.c", O, id);
-		edge_implicit_out(d, own_stub);
+		/* Every arch's cicc writes a stub (D/ID.stub.c, not declared:
+		 * declared outputs never depend on which arch feeds the host,
+		 * or a change of it would rerun device edges). The stub edge
+		 * follows the chosen arch's edge and copies its stub. */
 		if (strcmp(id, s->stub_arch) == 0 && !x->opt->syntax_stub) {
-			Edge *se = graph_edge(x->g, EK_STUB, cu_stub_rule(x));
+			Edge *se = graph_edge(x->g, EK_STUB, cu_stub_rule(x, id));
 			se->target = s->t->name;
 			se->source = src->rel;
-			stub = g_strconcat(O, ".cudafe1.stub.c", NULL);
 			edge_out(se, stub);
-			edge_in(se, own_stub);
+			edge_in(se, out);
+			edge_var(se, "O", D);
 		}
-		g_free(own_stub);
 		edge_in(d, in);
-		p = g_strconcat(O, ".module_id", NULL);
-		edge_implicit_in(d, p);
-		g_free(p);
-		set_tu_vars(d, O, file, canon);
+		edge_implicit_in(d, fe_out);
+		set_tu_vars(d, D, file, canon);
+		g_free(out);
 		g_free(id);
 	}
 
@@ -784,38 +783,34 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		Edge *se = graph_edge(x->g, EK_STUB, cu_syntax_stub_rule(x, s));
 		se->target = s->t->name;
 		se->source = src->rel;
-		stub = g_strconcat(O, ".cudafe1.stub.c", NULL);
 		edge_out(se, stub);
 		edge_in(se, in);
-		p = g_strconcat(O, ".module_id", NULL);
-		edge_implicit_in(se, p);
-		g_free(p);
-		set_tu_vars(se, O, file, canon);
+		edge_implicit_in(se, fe_out);
+		set_tu_vars(se, D, file, canon);
 	}
 
 	Edge *h = graph_edge(x->g, EK_HOST, cu_host_rule(x, s));
 	h->target = s->t->name;
 	h->source = src->rel;
-	p = g_strconcat(O, ".host.o", NULL);
-	edge_out(h, p);
-	edge_in(fb, p);
-	g_free(p);
-	p = g_strconcat(O, ".cudafe1.cpp", NULL);
-	edge_in(h, p);
-	g_free(p);
-	if (stub)
+	char *host = g_strconcat(D, "/host.o", NULL);
+	edge_out(h, host);
+	edge_in(fb, host);
+	edge_in(h, fe_out);
+	if (s->stub_arch)
 		edge_implicit_in(h, stub);
-	set_tu_vars(h, O, file, canon);
+	set_tu_vars(h, D, file, canon);
 
 	g_ptr_array_add(s->objects, obj);
 	g_ptr_array_add(s->dl_items, s->pipe->rdc ? g_strdup(O) : NULL);
 	if (s->pipe->rdc)
-		device_link_objects(x, s, src, O);
+		device_link_objects(x, s, src, O, D);
 	compdb_nvcc(x, s, in, obj);
-	g_free(fatbin);
+	g_free(host);
 	g_free(stub);
+	g_free(fe_out);
 	g_free(canon);
 	g_free(file);
+	g_free(D);
 }
 
 /* ---- CUDA TUs, split = tu ---- */
@@ -1133,7 +1128,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 	char *nvvm = NULL;
 	if (lto && !(nvvm = nvvm_dir(x, err)))
 		return NULL;
-	char *O = g_strdup_printf("obj/%s/%s.dlink", t->name, t->name);
+	char *O = g_strdup_printf("obj/%s/%s.dlink.p", t->name, t->name);
 	char *first = NULL;
 	GString *images = g_string_new(NULL);
 	GPtrArray *cubins = g_ptr_array_new_with_free_func(g_free);
@@ -1163,7 +1158,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 		/* nvlink keeps an existing --register-link-binaries file (seen
 		 * with nvcc 13.0): a stale one names the old module ids. */
 		GString *c = g_string_new(NULL);
-		g_string_append_printf(c, "rm -f ${O}.sm_%s.reg.c && ", id);
+		g_string_append_printf(c, "rm -f ${O}/sm_%s.reg.c && ", id);
 		if (!t->devrt)
 			g_string_append_printf(c, "%s devrt-hint %s --", cugen, t->name);
 		measured(x, c);
@@ -1178,8 +1173,8 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 		Edge *ed = graph_edge(x->g, EK_NVLINK, r);
 		ed->target = t->name;
 		ed->arch = g_strdup_printf("sm_%s", id);
-		char *cubin = g_strdup_printf("%s.sm_%s.cubin", O, id);
-		char *reg = g_strdup_printf("%s.sm_%s.reg.c", O, id);
+		char *cubin = g_strdup_printf("%s/sm_%s.cubin", O, id);
+		char *reg = g_strdup_printf("%s/sm_%s.reg.c", O, id);
 		edge_out(ed, cubin);
 		edge_implicit_out(ed, reg);
 		GPtrArray *objs = g_ptr_array_new_with_free_func(g_free);
@@ -1198,7 +1193,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 		if (nvvm && strcmp(nvvm, ".cugen/nvvm") == 0)
 			edge_implicit_in(ed, ".cugen/nvvm/lib64/libnvvm.so");
 		edge_var(ed, "O", O);
-		g_string_append_printf(images, " --image3=kind=elf,sm=%s,file=${O}.sm_%s.cubin", id, id);
+		g_string_append_printf(images, " --image3=kind=elf,sm=%s,file=${O}/sm_%s.cubin", id, id);
 		g_ptr_array_add(cubins, cubin);
 		if (!first)
 			first = reg;
@@ -1225,7 +1220,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 	g_string_free(images, TRUE);
 	Edge *fb = graph_edge(x->g, EK_DLFATBIN, r);
 	fb->target = t->name;
-	char *fatbin_c = g_strconcat(O, ".fatbin.c", NULL);
+	char *fatbin_c = g_strconcat(O, "/fatbin.c", NULL);
 	edge_out(fb, fatbin_c);
 	for (guint k = 0; k < cubins->len; k++)
 		edge_in(fb, g_ptr_array_index(cubins, k));

@@ -238,10 +238,10 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 		} else if (strcmp(base, "cudafe++") == 0) {
 			set_opt(argv, "--orig_src_file_name", P_F);
 			set_opt(argv, "--orig_src_path_name", P_C);
-			set_opt(argv, "--gen_c_file_name", P_O ".cudafe1.cpp");
-			set_opt(argv, "--stub_file_name", P_B ".cudafe1.stub.c");
-			set_opt(argv, "--module_id_file_name", P_O ".module_id");
-			set_file(argv, ".cpp4.ii", P_O ".cpp4.ii");
+			set_opt(argv, "--gen_c_file_name", P_O "/fe.cpp");
+			set_opt(argv, "--stub_file_name", "stub.c");
+			set_opt(argv, "--module_id_file_name", P_O "/id");
+			set_file(argv, ".cpp4.ii", P_O "/host.ii");
 			keep = take(&p->cudafe, argv, "cudafe++", err, &ok);
 		} else if (strcmp(base, "cicc") == 0) {
 			const char *march = get_opt(argv, "-arch");
@@ -258,23 +258,23 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 				char *f;
 				set_opt(argv, "--orig_src_file_name", P_F);
 				set_opt(argv, "--orig_src_path_name", P_C);
-				set_opt(argv, "--include_file_name", P_B ".fatbin.c");
-				set_opt(argv, "--module_id_file_name", P_O ".module_id");
-				f = g_strdup_printf(P_O ".%s.cudafe1.c", a->id);
+				set_opt(argv, "--include_file_name", "fatbin.c");
+				set_opt(argv, "--module_id_file_name", P_O "/id");
+				f = g_strdup_printf(P_O "/%s.c", a->id);
 				set_opt(argv, "--gen_c_file_name", f);
 				g_free(f);
 				set_opt(argv, "--stub_file_name", P_STUB);
-				f = g_strdup_printf(P_O ".%s.cudafe1.gpu", a->id);
+				f = g_strdup_printf(P_O "/%s.gpu", a->id);
 				set_opt(argv, "--gen_device_file_name", f);
 				g_free(f);
-				f = g_strdup_printf(P_O ".%s.cpp1.ii", a->id);
+				f = g_strdup_printf(P_O "/%s.ii", a->id);
 				set_file(argv, ".cpp1.ii", f);
 				g_free(f);
-				f = g_strdup_printf(P_O ".compute_%s.%s", a->id, a->lto ? "ltoir" : "ptx");
+				f = g_strdup_printf(P_O "/compute_%s.%s", a->id, a->lto ? "ltoir" : "ptx");
 				set_opt(argv, "-o", f);
 				g_free(f);
 				/* the matching preprocess */
-				f = g_strdup_printf(P_O ".%s.cpp1.ii", a->id);
+				f = g_strdup_printf(P_O "/%s.ii", a->id);
 				set_opt(pending_pp, "-o", f);
 				g_free(f);
 				a->pp = pending_pp;
@@ -296,10 +296,10 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 				cg_error(err, "nvcc --dryrun: unexpected ptxas step: %s", cmd);
 				ok = FALSE;
 			} else {
-				char *f = g_strdup_printf(P_O ".compute_%s.ptx", a->id);
+				char *f = g_strdup_printf(P_O "/compute_%s.ptx", a->id);
 				set_file(argv, ".ptx", f);
 				g_free(f);
-				f = g_strdup_printf(P_O ".sm_%s.cubin", a->id);
+				f = g_strdup_printf(P_O "/sm_%s.cubin", a->id);
 				set_opt(argv, "-o", f);
 				g_free(f);
 				a->ptxas = keep = argv;
@@ -340,11 +340,11 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 				}
 				g_free(arch);
 			} else {
-				set_opt(argv, "-o", P_O ".cpp4.ii");
+				set_opt(argv, "-o", P_O "/host.ii");
 				keep = take(&p->host_pp, argv, "host preprocess", err, &ok);
 			}
 		} else if (has_arg(argv, "-c")) {
-			set_file(argv, ".cudafe1.cpp", P_O ".cudafe1.cpp");
+			set_file(argv, ".cudafe1.cpp", P_O "/fe.cpp");
 			set_exact(argv, PROBE_NAME ".o", P_OUT);
 			keep = take(&p->host_cc, argv, "host compile", err, &ok);
 		} else {
@@ -475,10 +475,10 @@ Dlink *dlink_parse(const char *dryrun, GError **err)
 			} else {
 				DlinkArch *a = g_new0(DlinkArch, 1);
 				a->id = g_strdup(arch + 3);
-				char *f = g_strdup_printf(P_O ".sm_%s.reg.c", a->id);
+				char *f = g_strdup_printf(P_O "/sm_%s.reg.c", a->id);
 				set_opt(argv, "--register-link-binaries", f);
 				g_free(f);
-				f = g_strdup_printf(P_O ".sm_%s.cubin", a->id);
+				f = g_strdup_printf(P_O "/sm_%s.cubin", a->id);
 				set_opt(argv, "-o", f);
 				g_free(f);
 				set_exact(argv, PROBE_NAME ".o", P_IN);
@@ -491,7 +491,7 @@ Dlink *dlink_parse(const char *dryrun, GError **err)
 			remove_prefixed(argv, "--embedded-fatbin=");
 			keep = take(&d->fatbin, argv, "fatbinary", err, &ok);
 		} else if (has_arg(argv, "-c")) {
-			set_prefixed(argv, "-DFATBINFILE=", "\"" P_O ".fatbin.c\"");
+			set_prefixed(argv, "-DFATBINFILE=", "\"" P_O "/fatbin.c\"");
 			set_prefixed(argv, "-DREGISTERLINKBINARYFILE=", "\"" P_REG "\"");
 			set_exact(argv, PROBE_NAME "_dlink.o", P_OUT);
 			keep = take(&d->host, argv, "link stub compile", err, &ok);

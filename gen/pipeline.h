@@ -8,12 +8,12 @@
  *
  * A template is a GPtrArray of argument strings; an argument may contain
  * placeholders written PH NAME PH, with NAME one of:
- *   O    output prefix of the TU (obj/TARGET/src/k.cu)
+ *   O    the TU's directory of intermediate files (obj/TARGET/src/k.cu.p);
+ *        the names inside are fixed (fe.cpp, id, sm_80.cubin, stub.c, ...)
  *   F    source file name as nvcc's --orig_src_file_name (k.cu)
  *   C    the path that seeds the module id (--orig_src_path_name)
  *   IN   the source file
  *   OUT  the edge's output
- *   B    base name of O (names that files in O's directory include)
  *   STUB the host stub that cicc writes
  */
 #ifndef CUGEN_PIPELINE_H
@@ -29,7 +29,6 @@
 #define P_IN PH_S "IN" PH_S
 #define P_OUT PH_S "OUT" PH_S
 #define P_STUB PH_S "STUB" PH_S
-#define P_B PH_S "B" PH_S
 
 typedef struct {
 	char *id;          /* "90a" */
@@ -54,9 +53,9 @@ typedef struct {
 } Pipeline;
 
 /* The device link of one executable or shared library (`nvcc -dlink`):
- * per arch nvlink (inputs IN, output O.sm_ID.cubin, O.sm_ID.reg.c),
+ * per arch nvlink (inputs IN, output O/sm_ID.cubin, O/sm_ID.reg.c),
  * fatbinary -link, and the host compile of link.stub (FATBINFILE =
- * O.fatbin.c, REGISTERLINKBINARYFILE = REG, output OUT). */
+ * O/fatbin.c, REGISTERLINKBINARYFILE = REG, output OUT). */
 #define P_REG PH_S "REG" PH_S
 
 typedef struct {

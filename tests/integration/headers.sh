@@ -22,8 +22,8 @@ before=$(images build/obj/k/src/a.cu.o | grep 'elf sm_80')
 sed -i 's/DEV_VALUE 10/DEV_VALUE 11/' inc/dev.cuh
 ran=$(build build)
 echo "$ran"
-echo "$ran" | grep -q '^CUDA sm_75 obj/k/src/a.cu.sm_75.cubin$' || die "a.cu sm_75 not rebuilt"
-echo "$ran" | grep -q '^CUDA sm_80 obj/k/src/a.cu.sm_80.cubin$' || die "a.cu sm_80 not rebuilt"
+echo "$ran" | grep -q '^CUDA sm_75 obj/k/src/a.cu.p/sm_75.cubin$' || die "a.cu sm_75 not rebuilt"
+echo "$ran" | grep -q '^CUDA sm_80 obj/k/src/a.cu.p/sm_80.cubin$' || die "a.cu sm_80 not rebuilt"
 echo "$ran" | grep -q 'b\.cu' && die "b.cu rebuilt for a header it does not include"
 echo "$ran" | grep -q '^CUDA host ' && die "host compile rebuilt for a device-only header"
 echo "$ran" | grep -q '^CXX ' && die "C++ rebuilt for a device-only header"
@@ -37,15 +37,15 @@ sleep 1
 echo '#define COMMON_EXTRA 1' >>inc/common.h
 ran=$(build build)
 echo "$ran"
-for e in 'CUDA fe obj/k/src/a.cu.cudafe1.cpp' 'CUDA fe obj/k/src/b.cu.cudafe1.cpp' \
-	'CUDA sm_75 obj/k/src/b.cu.sm_75.cubin' 'CUDA sm_80 obj/k/src/a.cu.sm_80.cubin' \
+for e in 'CUDA fe obj/k/src/a.cu.p/fe.cpp' 'CUDA fe obj/k/src/b.cu.p/fe.cpp' \
+	'CUDA sm_75 obj/k/src/b.cu.p/sm_75.cubin' 'CUDA sm_80 obj/k/src/a.cu.p/sm_80.cubin' \
 	'CXX obj/app/src/main.cpp.o'; do
 	echo "$ran" | grep -qx "$e" || die "'$e' did not run"
 done
 
 note ".ninja_deps: one full header list per TU, device edges add only their own"
-"$NINJA" -C build -t deps obj/k/src/a.cu.sm_80.cubin >deps.txt
+"$NINJA" -C build -t deps obj/k/src/a.cu.p/sm_80.cubin >deps.txt
 grep -q 'dev.cuh' deps.txt || die "the device edge does not record dev.cuh"
 grep -q 'cuda_runtime.h' deps.txt && die "the device edge records host-view headers too"
-"$NINJA" -C build -t deps obj/k/src/a.cu.cudafe1.cpp | grep -q 'common.h' || die "fe does not record common.h"
+"$NINJA" -C build -t deps obj/k/src/a.cu.p/fe.cpp | grep -q 'common.h' || die "fe does not record common.h"
 echo ok

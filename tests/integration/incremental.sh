@@ -16,8 +16,8 @@ note "add sm_80 (in the pinned set): only its device edges and the combine steps
 run "$CUGEN" setup -B build --archs "75 80"
 ran=$(build build)
 echo "$ran"
-echo "$ran" | grep -q '^CUDA sm_80 obj/k/src/a.cu.sm_80.cubin$' || die "a.cu sm_80 did not run"
-echo "$ran" | grep -q '^CUDA sm_80 obj/k/src/b.cu.sm_80.cubin$' || die "b.cu sm_80 did not run"
+echo "$ran" | grep -q '^CUDA sm_80 obj/k/src/a.cu.p/sm_80.cubin$' || die "a.cu sm_80 did not run"
+echo "$ran" | grep -q '^CUDA sm_80 obj/k/src/b.cu.p/sm_80.cubin$' || die "b.cu sm_80 did not run"
 other=$(echo "$ran" | grep -v -e '^CUDA sm_80 ' -e '^CUDA fatbin ' -e '^CUDA embed ' -e '^AR ' -e '^LINK ')
 [ -z "$other" ] || die "unexpected edges reran: $other"
 [ "$(images build/obj/k/src/a.cu.o | grep 'elf sm_75')" = "$sha75" ] || die "sm_75 image changed"
@@ -36,5 +36,5 @@ images build/obj/k/src/a.cu.o | grep -q 'elf sm_80' || die "sm_80 image missing"
 note "changing the project arch set rebuilds everything (documented)"
 run "$CUGEN" setup -B build -D cuda.archs="75 80 90" --archs "75 80"
 ran=$(build build)
-echo "$ran" | grep -q '^CUDA sm_75 obj/k/src/a.cu.sm_75.cubin$' || die "pinned list change did not rebuild sm_75"
+echo "$ran" | grep -q '^CUDA sm_75 obj/k/src/a.cu.p/sm_75.cubin$' || die "pinned list change did not rebuild sm_75"
 echo ok

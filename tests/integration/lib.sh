@@ -40,7 +40,7 @@ same_images() { # a b what
 }
 
 # build, and print the descriptions of the edges that ran, sorted
-# ("CUDA sm_80 obj/t/k.cu.sm_80.cubin", "LINK app", ...)
+# ("CUDA sm_80 obj/t/k.cu.p/sm_80.cubin", "LINK app", ...)
 build() { # builddir [targets...]
 	d=$1
 	shift

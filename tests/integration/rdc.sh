@@ -45,7 +45,7 @@ other=$(echo "$ran" | grep -v -e '^CUDA sm_90 ' -e '^CUDA nvlink sm_90 ' -e '^CU
 	-e '^CUDA dlink object .*\.sm_90\.dlink\.o$' \
 	-e '^CUDA dlink fatbin ' -e '^CUDA dlink host ' -e '^AR ' -e '^LINK ')
 [ -z "$other" ] || die "unexpected edges reran: $other"
-echo "$ran" | grep -q '^CUDA nvlink sm_90 obj/rdc_app/rdc_app.dlink.sm_90.cubin$' || die "no sm_90 nvlink for rdc_app"
+echo "$ran" | grep -q '^CUDA nvlink sm_90 obj/rdc_app/rdc_app.dlink.p/sm_90.cubin$' || die "no sm_90 nvlink for rdc_app"
 echo "$ran" | grep -q '^CUDA nvlink sm_80' && die "the sm_80 device link reran"
 echo "$ran" | grep -q 'sm_80\.dlink\.a$' && die "the sm_80 device-link archive was rebuilt"
 

@@ -25,7 +25,7 @@ __global__ void kc(int *p) { *p = 3; }
 CU
 ran=$(build build)
 echo "$ran"
-echo "$ran" | grep -q '^CUDA sm_80 obj/k/src/c.cu.sm_80.cubin$' || die "c.cu was not built"
+echo "$ran" | grep -q '^CUDA sm_80 obj/k/src/c.cu.p/sm_80.cubin$' || die "c.cu was not built"
 images build/libk.a | grep -c 'elf sm_80' | grep -qx 3 || die "libk.a should hold 3 sm_80 images"
 
 note "a broken cugen.ini: the regeneration fails with the error, build.ninja is kept"

@@ -21,7 +21,7 @@ images build/obj/saxpy/saxpy.cu.o | grep -q 'ptx compute_90' || die "no compute_
 images build/saxpy | grep -q 'elf sm_90' || die "the executable lacks the sm_90 image"
 
 note "one device edge per TU per arch"
-grep -c '^build obj/saxpy/saxpy.cu.sm_[0-9]*.cubin' build/build.ninja | grep -qx 2 || die "expected 2 device edges"
+grep -c '^build obj/saxpy/saxpy.cu.p/sm_[0-9]*.cubin' build/build.ninja | grep -qx 2 || die "expected 2 device edges"
 
 note "no-op build does nothing"
 ran=$(build build)
