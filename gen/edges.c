@@ -42,6 +42,7 @@ typedef struct {
 	char *output;          /* library or executable, NULL for object targets */
 	char *stub_arch;       /* id of the arch whose dev edge writes the stub */
 	Dlink *dlink;          /* device link of an executable or shared library */
+	GHashTable *rules;     /* "fe", "dev:80", ... -> Rule*: rendered once */
 } TState;
 
 typedef struct {
@@ -74,6 +75,7 @@ static void tstate_free(gpointer p)
 	g_free(s->output);
 	g_free(s->stub_arch);
 	dlink_free(s->dlink);
+	g_hash_table_destroy(s->rules);
 	g_free(s);
 }
 
@@ -375,6 +377,7 @@ static gboolean prepare_target(Ctx *x, Target *t, GError **err)
 	s->includes = g_ptr_array_new_with_free_func(g_free);
 	s->objects = g_ptr_array_new_with_free_func(g_free);
 	s->dl_items = g_ptr_array_new_with_free_func(g_free);
+	s->rules = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_hash_table_insert(x->state, t, s);
 	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	collect_includes(x, t, s->includes, seen);
@@ -456,7 +459,7 @@ static gboolean prepare_target(Ctx *x, Target *t, GError **err)
 
 /* ---- CUDA TUs, split = arch ---- */
 
-static Rule *cu_fe_rule(Ctx *x, TState *s)
+static Rule *make_cu_fe_rule(Ctx *x, TState *s)
 {
 	GString *c = g_string_new(NULL);
 	GPtrArray *pp = copy_argv(s->pipe->host_pp);
@@ -534,7 +537,7 @@ static Rule *cu_stub_rule(Ctx *x, const char *id)
 /* The host stub from a cheap edge: the stub arch's device preprocess and
  * cicc --device-syntax-only (as nvcc -fdevice-syntax-only runs it), so the
  * host compile need not wait for a full device compile (DESIGN.md). */
-static Rule *cu_syntax_stub_rule(Ctx *x, TState *s)
+static Rule *make_cu_syntax_stub_rule(Ctx *x, TState *s)
 {
 	PipeArch *pa = pipeline_arch(s->pipe, s->stub_arch);
 	GString *c = g_string_new(NULL);
@@ -578,7 +581,7 @@ static Rule *cu_syntax_stub_rule(Ctx *x, TState *s)
 	return r;
 }
 
-static Rule *cu_fatbin_rule(Ctx *x, TState *s)
+static Rule *make_cu_fatbin_rule(Ctx *x, TState *s)
 {
 	GString *c = g_string_new(NULL);
 	render(c, s->pipe->fatbin);
@@ -612,7 +615,7 @@ static Rule *cu_fatbin_rule(Ctx *x, TState *s)
 	return r;
 }
 
-static Rule *cu_host_rule(Ctx *x, TState *s)
+static Rule *make_cu_host_rule(Ctx *x, TState *s)
 {
 	GString *c = g_string_new(NULL);
 	render_arg(c, g_ptr_array_index(s->pipe->fatbin, 0));
@@ -657,7 +660,7 @@ static void device_link_objects(Ctx *x, TState *s, Source *src, const char *O, c
 		Edge *e = graph_edge(x->g, EK_DLOBJ, r);
 		e->target = s->t->name;
 		e->source = src->rel;
-		e->arch = g_strdup_printf("sm_%s", id);
+		{ char *an = g_strdup_printf("sm_%s", id); edge_arch(e, an); g_free(an); }
 		/* (a unique base name: the per-arch archives hold these) */
 		char *out = g_strdup_printf("%s.sm_%s.dlink.o", O, id);
 		char *img = pa->lto ? g_strdup_printf("%s/compute_%s.ltoir", D, id)
@@ -717,6 +720,41 @@ static void compdb_nvcc(Ctx *x, TState *s, const char *in, const char *out)
 	g_string_free(c, TRUE);
 }
 
+/* Rules are the same for every TU of a target: render each once. */
+static Rule *cached_rule(TState *s, const char *key)
+{
+	return g_hash_table_lookup(s->rules, key);
+}
+
+static Rule *keep_rule(TState *s, const char *key, Rule *r)
+{
+	g_hash_table_insert(s->rules, g_strdup(key), r);
+	return r;
+}
+
+#define CACHED(s, key, make) (cached_rule(s, key) ? cached_rule(s, key) : keep_rule(s, key, make))
+
+static Rule *cu_fe_rule(Ctx *x, TState *s) { return CACHED(s, "fe", make_cu_fe_rule(x, s)); }
+static Rule *cu_fatbin_rule(Ctx *x, TState *s) { return CACHED(s, "fatbin", make_cu_fatbin_rule(x, s)); }
+static Rule *cu_host_rule(Ctx *x, TState *s) { return CACHED(s, "host", make_cu_host_rule(x, s)); }
+static Rule *cu_syntax_stub_rule(Ctx *x, TState *s) { return CACHED(s, "syntax", make_cu_syntax_stub_rule(x, s)); }
+
+static Rule *cu_dev_rule_cached(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
+{
+	char *key = g_strconcat("dev:", pa->id, NULL);
+	Rule *r = CACHED(s, key, cu_dev_rule(x, s, pa, a));
+	g_free(key);
+	return r;
+}
+
+static Rule *cu_stub_rule_cached(Ctx *x, TState *s, const char *id)
+{
+	char *key = g_strconcat("stub:", id, NULL);
+	Rule *r = CACHED(s, key, cu_stub_rule(x, id));
+	g_free(key);
+	return r;
+}
+
 static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char *O)
 {
 	/* O.o is the object; O.p/ holds the TU's intermediate files */
@@ -743,10 +781,10 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		const Arch *a = &g_array_index(s->build->archs, Arch, i);
 		char *id = arch_id(a);
 		PipeArch *pa = pipeline_arch(s->pipe, id);
-		Edge *d = graph_edge(x->g, EK_DEV, cu_dev_rule(x, s, pa, a));
+		Edge *d = graph_edge(x->g, EK_DEV, cu_dev_rule_cached(x, s, pa, a));
 		d->target = s->t->name;
 		d->source = src->rel;
-		d->arch = arch_image_name(a);
+		{ char *an = arch_image_name(a); edge_arch(d, an); g_free(an); }
 		char *out = pa->lto ? g_strdup_printf("%s/compute_%s.ltoir", D, id)
 			    : a->sass ? g_strdup_printf("%s/sm_%s.cubin", D, id)
 				      : g_strdup_printf("%s/compute_%s.ptx", D, id);
@@ -765,7 +803,7 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		 * or a change of it would rerun device edges). The stub edge
 		 * follows the chosen arch's edge and copies its stub. */
 		if (strcmp(id, s->stub_arch) == 0 && !x->opt->syntax_stub) {
-			Edge *se = graph_edge(x->g, EK_STUB, cu_stub_rule(x, id));
+			Edge *se = graph_edge(x->g, EK_STUB, cu_stub_rule_cached(x, s, id));
 			se->target = s->t->name;
 			se->source = src->rel;
 			edge_out(se, stub);
@@ -984,7 +1022,7 @@ static void dlink_archives(Ctx *x, TState *s)
 			g_string_free(c, TRUE);
 			Edge *e = graph_edge(x->g, EK_AR, r);
 			e->target = s->t->name;
-			e->arch = g_strdup_printf("sm_%s", id);
+			{ char *an = g_strdup_printf("sm_%s", id); edge_arch(e, an); g_free(an); }
 			char *out = g_strdup_printf("obj/%s/lib%s.sm_%s.dlink.a", s->t->name, s->t->name, id);
 			edge_out(e, out);
 			for (guint k = 0; k < objs->len; k++)
@@ -1172,7 +1210,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 		g_string_free(c, TRUE);
 		Edge *ed = graph_edge(x->g, EK_NVLINK, r);
 		ed->target = t->name;
-		ed->arch = g_strdup_printf("sm_%s", id);
+		{ char *an = g_strdup_printf("sm_%s", id); edge_arch(ed, an); g_free(an); }
 		char *cubin = g_strdup_printf("%s/sm_%s.cubin", O, id);
 		char *reg = g_strdup_printf("%s/sm_%s.reg.c", O, id);
 		edge_out(ed, cubin);

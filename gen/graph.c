@@ -34,14 +34,21 @@ static void rule_free(gpointer p)
 static void edge_free(gpointer p)
 {
 	Edge *e = p;
-	g_ptr_array_free(e->outs, TRUE);
-	g_ptr_array_free(e->implicit_outs, TRUE);
-	g_ptr_array_free(e->ins, TRUE);
-	g_ptr_array_free(e->implicit_ins, TRUE);
-	g_ptr_array_free(e->order_ins, TRUE);
-	g_ptr_array_free(e->vars, TRUE);
-	g_free(e->arch);
+	GPtrArray *a[] = { e->outs, e->implicit_outs, e->ins, e->implicit_ins, e->order_ins, e->vars, e->succ };
+	for (gsize i = 0; i < G_N_ELEMENTS(a); i++)
+		if (a[i])
+			g_ptr_array_free(a[i], TRUE);
 	g_free(e);
+}
+
+const char *graph_intern(Graph *g, const char *s)
+{
+	const char *v = g_hash_table_lookup(g->interned, s);
+	if (!v) {
+		v = g_string_chunk_insert(g->strings, s);
+		g_hash_table_add(g->interned, (gpointer)v);
+	}
+	return v;
 }
 
 static void pool_free(gpointer p)
@@ -70,7 +77,9 @@ Graph *graph_new(void)
 	g->pools = g_ptr_array_new_with_free_func(pool_free);
 	g->defaults = g_ptr_array_new_with_free_func(g_free);
 	g->compdb = g_ptr_array_new_with_free_func(compdb_free);
-	g->outputs = g_hash_table_new(g_str_hash, g_str_equal);
+	g->outputs = g_hash_table_new(NULL, NULL);
+	g->strings = g_string_chunk_new(1 << 16);
+	g->interned = g_hash_table_new(g_str_hash, g_str_equal);
 	return g;
 }
 
@@ -85,6 +94,8 @@ void graph_free(Graph *g)
 	g_ptr_array_free(g->pools, TRUE);
 	g_ptr_array_free(g->defaults, TRUE);
 	g_ptr_array_free(g->compdb, TRUE);
+	g_hash_table_destroy(g->interned);
+	g_string_chunk_free(g->strings);
 	g_free(g);
 }
 
@@ -125,31 +136,38 @@ Edge *graph_edge(Graph *g, EdgeKind kind, Rule *rule)
 	Edge *e = g_new0(Edge, 1);
 	e->kind = kind;
 	e->rule = rule;
-	e->outs = g_ptr_array_new_with_free_func(g_free);
-	e->implicit_outs = g_ptr_array_new_with_free_func(g_free);
-	e->ins = g_ptr_array_new_with_free_func(g_free);
-	e->implicit_ins = g_ptr_array_new_with_free_func(g_free);
-	e->order_ins = g_ptr_array_new_with_free_func(g_free);
-	e->vars = g_ptr_array_new_with_free_func(g_free);
+	e->graph = g;
 	g_ptr_array_add(g->edges, e);
 	return e;
 }
 
-void edge_out(Edge *e, const char *path) { g_ptr_array_add(e->outs, g_strdup(path)); }
-void edge_implicit_out(Edge *e, const char *path) { g_ptr_array_add(e->implicit_outs, g_strdup(path)); }
-void edge_in(Edge *e, const char *path) { g_ptr_array_add(e->ins, g_strdup(path)); }
-void edge_implicit_in(Edge *e, const char *path) { g_ptr_array_add(e->implicit_ins, g_strdup(path)); }
-void edge_order_in(Edge *e, const char *path) { g_ptr_array_add(e->order_ins, g_strdup(path)); }
+static void add(Edge *e, GPtrArray **list, const char *s)
+{
+	if (!*list)
+		*list = g_ptr_array_sized_new(2);
+	g_ptr_array_add(*list, (gpointer)graph_intern(e->graph, s));
+}
+
+void edge_out(Edge *e, const char *path) { add(e, &e->outs, path); }
+void edge_implicit_out(Edge *e, const char *path) { add(e, &e->implicit_outs, path); }
+void edge_in(Edge *e, const char *path) { add(e, &e->ins, path); }
+void edge_implicit_in(Edge *e, const char *path) { add(e, &e->implicit_ins, path); }
+void edge_order_in(Edge *e, const char *path) { add(e, &e->order_ins, path); }
 
 void edge_var(Edge *e, const char *name, const char *value)
 {
-	g_ptr_array_add(e->vars, g_strdup(name));
-	g_ptr_array_add(e->vars, g_strdup(value));
+	add(e, &e->vars, name);
+	add(e, &e->vars, value);
+}
+
+void edge_arch(Edge *e, const char *arch)
+{
+	e->arch = graph_intern(e->graph, arch);
 }
 
 const char *edge_get_var(const Edge *e, const char *name)
 {
-	for (guint i = 0; i + 1 < e->vars->len; i += 2)
+	for (guint i = 0; i + 1 < EDGE_LEN(e->vars); i += 2)
 		if (strcmp(g_ptr_array_index(e->vars, i), name) == 0)
 			return g_ptr_array_index(e->vars, i + 1);
 	return NULL;
@@ -185,7 +203,7 @@ void graph_compdb(Graph *g, const char *file, const char *output, const char *co
 
 static gboolean claim(Graph *g, Edge *e, GPtrArray *paths, GError **err)
 {
-	for (guint i = 0; i < paths->len; i++) {
+	for (guint i = 0; i < EDGE_LEN(paths); i++) {
 		char *p = g_ptr_array_index(paths, i);
 		Edge *o = g_hash_table_lookup(g->outputs, p);
 		if (o && o != e) {
@@ -211,7 +229,7 @@ gboolean graph_check_outputs(Graph *g, GError **err)
 
 static void join_paths(GString *s, GPtrArray *paths)
 {
-	for (guint i = 0; i < paths->len; i++) {
+	for (guint i = 0; i < EDGE_LEN(paths); i++) {
 		if (i)
 			g_string_append_c(s, ' ');
 		char *q = cg_sh_quote(g_ptr_array_index(paths, i));

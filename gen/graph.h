@@ -51,31 +51,48 @@ typedef struct {
 	char *why;        /* one line for `cugen plan` */
 } Pool;
 
-typedef struct {
+typedef struct Graph Graph;
+
+/* Path lists are interned strings (graph_intern), created on first use:
+ * NULL means empty (EDGE_LEN). */
+typedef struct Edge Edge;
+struct Edge {
 	EdgeKind kind;
 	Rule *rule;           /* NULL for phony */
-	GPtrArray *outs;      /* char* */
+	GPtrArray *outs;
 	GPtrArray *implicit_outs;
 	GPtrArray *ins;
 	GPtrArray *implicit_ins;
 	GPtrArray *order_ins;
-	GPtrArray *vars;      /* alternating name, value */
+	GPtrArray *vars;      /* alternating name, value (interned) */
 	const char *target;   /* owning target name, or NULL */
 	const char *source;   /* project-relative source, or NULL */
-	char *arch;           /* "sm_80" for device edges, or NULL */
+	const char *arch;     /* "sm_80" for device edges, or NULL (interned) */
+	Graph *graph;
 	double cost;          /* estimated seconds (planner) */
 	double memory;        /* estimated peak bytes (planner) */
-} Edge;
+	double level;         /* planner: cost of the longest chain from here */
+	GPtrArray *succ;      /* planner: edges that use an output */
+	int pending;          /* planner scratch */
+};
 
-typedef struct {
+#define EDGE_LEN(a) ((a) ? (a)->len : 0u)
+#define EDGE_AT(a, i) ((const char *)g_ptr_array_index((a), (i)))
+
+struct Graph {
 	GPtrArray *rules;     /* Rule* */
 	GHashTable *rule_by_command; /* dedupe identical rules */
 	GPtrArray *edges;     /* Edge* */
 	GPtrArray *pools;     /* Pool* */
 	GPtrArray *defaults;  /* char*: default targets */
 	GPtrArray *compdb;    /* CompdbEntry* */
-	GHashTable *outputs;  /* path -> Edge* (each path made once) */
-} Graph;
+	GHashTable *outputs;  /* interned path -> Edge* (each path made once) */
+	GStringChunk *strings;/* interned paths and values */
+	GHashTable *interned; /* their set */
+};
+
+/* The one copy of s that the graph keeps (pointer-comparable). */
+const char *graph_intern(Graph *g, const char *s);
 
 typedef struct {
 	char *file;       /* relative to the build directory */
@@ -97,6 +114,7 @@ void edge_in(Edge *e, const char *path);
 void edge_implicit_in(Edge *e, const char *path);
 void edge_order_in(Edge *e, const char *path);
 void edge_var(Edge *e, const char *name, const char *value);
+void edge_arch(Edge *e, const char *arch);
 const char *edge_get_var(const Edge *e, const char *name);
 Pool *graph_pool(Graph *g, const char *name, int depth, const char *why);
 void graph_compdb(Graph *g, const char *file, const char *output, const char *command);

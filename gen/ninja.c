@@ -23,7 +23,7 @@ static gboolean put_path(GString *o, const char *p, GError **err)
 
 static gboolean put_paths(GString *o, GPtrArray *paths, GError **err)
 {
-	for (guint i = 0; i < paths->len; i++)
+	for (guint i = 0; i < EDGE_LEN(paths); i++)
 		if (!put_path(o, g_ptr_array_index(paths, i), err))
 			return FALSE;
 	return TRUE;
@@ -75,7 +75,7 @@ GString *ninja_write(const Graph *g, const char *header, GError **err)
 		g_string_append(o, "build");
 		if (!put_paths(o, e->outs, err))
 			goto fail;
-		if (e->implicit_outs->len) {
+		if (EDGE_LEN(e->implicit_outs)) {
 			g_string_append(o, " |");
 			if (!put_paths(o, e->implicit_outs, err))
 				goto fail;
@@ -83,18 +83,18 @@ GString *ninja_write(const Graph *g, const char *header, GError **err)
 		g_string_append_printf(o, ": %s", e->rule ? e->rule->name : "phony");
 		if (!put_paths(o, e->ins, err))
 			goto fail;
-		if (e->implicit_ins->len) {
+		if (EDGE_LEN(e->implicit_ins)) {
 			g_string_append(o, " |");
 			if (!put_paths(o, e->implicit_ins, err))
 				goto fail;
 		}
-		if (e->order_ins->len) {
+		if (EDGE_LEN(e->order_ins)) {
 			g_string_append(o, " ||");
 			if (!put_paths(o, e->order_ins, err))
 				goto fail;
 		}
 		g_string_append_c(o, '\n');
-		for (guint k = 0; k + 1 < e->vars->len; k += 2) {
+		for (guint k = 0; k + 1 < EDGE_LEN(e->vars); k += 2) {
 			g_string_append_printf(o, "  %s = ", (char *)g_ptr_array_index(e->vars, k));
 			put_value(o, g_ptr_array_index(e->vars, k + 1));
 			g_string_append_c(o, '\n');

@@ -82,7 +82,7 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 	}
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
-		const EdgeStat *st = e->outs->len ? history_get(h, g_ptr_array_index(e->outs, 0)) : NULL;
+		const EdgeStat *st = EDGE_LEN(e->outs) ? history_get(h, EDGE_AT(e->outs, 0)) : NULL;
 		if (st) {
 			g_array_append_val(kcpu[e->kind], st->cpu);
 			g_array_append_val(krss[e->kind], st->rss);
@@ -103,7 +103,7 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		Edge *e = g_ptr_array_index(g->edges, i);
 		double cpu, rss;
 		default_cost(e, info->device_archs, threads, &cpu, &rss);
-		const EdgeStat *st = e->outs->len ? history_get(h, g_ptr_array_index(e->outs, 0)) : NULL;
+		const EdgeStat *st = EDGE_LEN(e->outs) ? history_get(h, EDGE_AT(e->outs, 0)) : NULL;
 		if (st) {
 			cpu = st->cpu;
 			/* cugen exec sees one process: nvcc --threads runs several */
@@ -123,91 +123,63 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 	}
 }
 
-/* Bottom levels: an edge's cost plus the longest chain after it. */
-static GHashTable *bottom_levels(Graph *g, double *cpl, double *work)
+/* Bottom levels (e->level): an edge's cost plus the longest chain after
+ * it, by a reverse topological walk over successors. */
+static void bottom_levels(Graph *g, double *cpl, double *work)
 {
-	GHashTable *producer = g_hash_table_new(g_str_hash, g_str_equal);
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
-		for (guint k = 0; k < e->outs->len; k++)
-			g_hash_table_insert(producer, g_ptr_array_index(e->outs, k), e);
-		for (guint k = 0; k < e->implicit_outs->len; k++)
-			g_hash_table_insert(producer, g_ptr_array_index(e->implicit_outs, k), e);
+		if (e->succ)
+			g_ptr_array_set_size(e->succ, 0);
+		e->pending = 0;
+		e->level = 0;
 	}
-	/* successors and in-degrees for a reverse topological walk */
-	GHashTable *succ = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)g_ptr_array_unref);
-	GHashTable *pending = g_hash_table_new(NULL, NULL);
+	/* g->outputs maps interned paths to producers (graph_check_outputs) */
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
 		GPtrArray *lists[] = { e->ins, e->implicit_ins, e->order_ins };
 		for (int l = 0; l < 3; l++)
-			for (guint k = 0; k < lists[l]->len; k++) {
-				Edge *pe = g_hash_table_lookup(producer, g_ptr_array_index(lists[l], k));
+			for (guint k = 0; k < EDGE_LEN(lists[l]); k++) {
+				Edge *pe = g_hash_table_lookup(g->outputs, g_ptr_array_index(lists[l], k));
 				if (!pe || pe == e)
 					continue;
-				GPtrArray *v = g_hash_table_lookup(succ, pe);
-				if (!v) {
-					v = g_ptr_array_new();
-					g_hash_table_insert(succ, pe, v);
-				}
-				g_ptr_array_add(v, e);
-				g_hash_table_insert(pending, pe, GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(pending, pe)) + 1));
+				if (!pe->succ)
+					pe->succ = g_ptr_array_sized_new(2);
+				g_ptr_array_add(pe->succ, e);
+				pe->pending++;
 			}
 	}
-	GHashTable *level = g_hash_table_new_full(NULL, NULL, NULL, g_free);
-	GPtrArray *queue = g_ptr_array_new();
+	GPtrArray *queue = g_ptr_array_sized_new(g->edges->len);
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
-		if (!g_hash_table_contains(pending, e))
+		if (!e->pending)
 			g_ptr_array_add(queue, e);
 	}
-	/* predecessors, to release them as their successors finish */
-	GHashTable *pred = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)g_ptr_array_unref);
-	GHashTableIter it;
-	gpointer key, val;
-	g_hash_table_iter_init(&it, succ);
-	while (g_hash_table_iter_next(&it, &key, &val)) {
-		GPtrArray *v = val;
-		for (guint k = 0; k < v->len; k++) {
-			GPtrArray *pv = g_hash_table_lookup(pred, g_ptr_array_index(v, k));
-			if (!pv) {
-				pv = g_ptr_array_new();
-				g_hash_table_insert(pred, g_ptr_array_index(v, k), pv);
-			}
-			g_ptr_array_add(pv, key);
-		}
-	}
+	/* predecessors: the producers of each edge's inputs */
 	*cpl = 0;
 	*work = 0;
 	for (guint qi = 0; qi < queue->len; qi++) {
 		Edge *e = g_ptr_array_index(queue, qi);
 		double best = 0;
-		GPtrArray *v = g_hash_table_lookup(succ, e);
-		for (guint k = 0; v && k < v->len; k++) {
-			double *l = g_hash_table_lookup(level, g_ptr_array_index(v, k));
-			if (l && *l > best)
-				best = *l;
+		for (guint k = 0; k < EDGE_LEN(e->succ); k++) {
+			Edge *sx = g_ptr_array_index(e->succ, k);
+			if (sx->level > best)
+				best = sx->level;
 		}
-		double *l = g_new(double, 1);
-		*l = e->cost + best;
-		g_hash_table_insert(level, e, l);
-		*cpl = MAX(*cpl, *l);
+		e->level = e->cost + best;
+		*cpl = MAX(*cpl, e->level);
 		*work += e->cost;
-		GPtrArray *pv = g_hash_table_lookup(pred, e);
-		for (guint k = 0; pv && k < pv->len; k++) {
-			Edge *pe = g_ptr_array_index(pv, k);
-			int n = GPOINTER_TO_INT(g_hash_table_lookup(pending, pe)) - 1;
-			g_hash_table_insert(pending, pe, GINT_TO_POINTER(n));
-			if (n == 0)
-				g_ptr_array_add(queue, pe);
-		}
+		GPtrArray *lists[] = { e->ins, e->implicit_ins, e->order_ins };
+		for (int l = 0; l < 3; l++)
+			for (guint k = 0; k < EDGE_LEN(lists[l]); k++) {
+				Edge *pe = g_hash_table_lookup(g->outputs, g_ptr_array_index(lists[l], k));
+				if (!pe || pe == e)
+					continue;
+				if (--pe->pending == 0)
+					g_ptr_array_add(queue, pe);
+			}
 	}
 	g_ptr_array_free(queue, TRUE);
-	g_hash_table_destroy(pred);
-	g_hash_table_destroy(pending);
-	g_hash_table_destroy(succ);
-	g_hash_table_destroy(producer);
-	return level;
 }
 
 typedef struct {
@@ -231,13 +203,12 @@ static gint cmp_ranked(gconstpointer a, gconstpointer b)
 
 /* ninja 1.11 starts ready edges in manifest order: put the edges that head
  * the longest remaining chains first. */
-static void order_edges(Graph *g, GHashTable *level)
+static void order_edges(Graph *g)
 {
 	GArray *r = g_array_sized_new(FALSE, FALSE, sizeof(Ranked), g->edges->len);
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
-		double *l = g_hash_table_lookup(level, e);
-		Ranked x = { e, l ? *l : 0, i };
+		Ranked x = { e, e->level, i };
 		g_array_append_val(r, x);
 	}
 	g_array_sort(r, cmp_ranked);
@@ -250,8 +221,7 @@ static void order_edges(Graph *g, GHashTable *level)
  * path, whichever is longer. */
 static double estimate(Graph *g, int cores, double *cpl, double *work)
 {
-	GHashTable *level = bottom_levels(g, cpl, work);
-	g_hash_table_destroy(level);
+	bottom_levels(g, cpl, work);
 	return MAX(*work / MAX(cores, 1), *cpl);
 }
 
@@ -440,9 +410,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	p->threads = ch.threads;
 	p->split_compile = ch.split_compile;
 	p->syntax_stub = ch.syntax_stub;
-	GHashTable *level = bottom_levels(g, &cpl, &work);
-	order_edges(g, level);
-	g_hash_table_destroy(level);
+	bottom_levels(g, &cpl, &work);
+	order_edges(g);
 	p->critical_path = cpl;
 	p->work = work;
 	p->estimate = MAX(work / MAX(p->cores, 1), cpl);

@@ -325,7 +325,7 @@ int cmd_plan(int argc, char **argv)
 			Edge *e = g_ptr_array_index(gen.g->edges, i);
 			if (e->kind == EK_PHONY || e->kind == EK_REGEN)
 				continue;
-			g_string_append_printf(o, "%s\"%s\"", shown ? ", " : "", (char *)g_ptr_array_index(e->outs, 0));
+			g_string_append_printf(o, "%s\"%s\"", shown ? ", " : "", EDGE_AT(e->outs, 0));
 			shown++;
 		}
 		g_string_append(o, "],\n  \"why\": [");
@@ -364,7 +364,7 @@ int cmd_plan(int argc, char **argv)
 		Edge *e = g_ptr_array_index(gen.g->edges, i);
 		if (e->kind == EK_PHONY || e->kind == EK_REGEN)
 			continue;
-		printf(" %s", (char *)g_ptr_array_index(e->outs, 0));
+		printf(" %s", EDGE_AT(e->outs, 0));
 		shown++;
 	}
 	printf("\nwhy:\n");
