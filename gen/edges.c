@@ -43,6 +43,8 @@ typedef struct {
 	char *stub_arch;       /* id of the arch whose dev edge writes the stub */
 	Dlink *dlink;          /* device link of an executable or shared library */
 	GHashTable *rules;     /* "fe", "dev:80", ... -> Rule*: rendered once */
+	char *compdb_prefix;   /* nvcc command for compile_commands.json, less the file */
+	GPtrArray *arch_ids;   /* per built arch: "80" (arch_id) */
 } TState;
 
 typedef struct {
@@ -76,6 +78,9 @@ static void tstate_free(gpointer p)
 	g_free(s->stub_arch);
 	dlink_free(s->dlink);
 	g_hash_table_destroy(s->rules);
+	g_free(s->compdb_prefix);
+	if (s->arch_ids)
+		g_ptr_array_free(s->arch_ids, TRUE);
 	g_free(s);
 }
 
@@ -707,12 +712,17 @@ static void set_tu_vars(Edge *e, const char *D, const char *file, const char *ca
 
 static void compdb_nvcc(Ctx *x, TState *s, const char *in, const char *out)
 {
-	GString *c = g_string_new(NULL);
-	cg_sh_append(c, x->tk->nvcc);
-	GPtrArray *args = with_gencode(s->nvcc_args, s->build, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
-	for (guint i = 0; i < args->len; i++)
-		cg_sh_append(c, g_ptr_array_index(args, i));
-	g_ptr_array_free(args, TRUE);
+	if (!s->compdb_prefix) {
+		/* the same nvcc command for every TU of the target */
+		GString *c = g_string_new(NULL);
+		cg_sh_append(c, x->tk->nvcc);
+		GPtrArray *args = with_gencode(s->nvcc_args, s->build, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
+		for (guint i = 0; i < args->len; i++)
+			cg_sh_append(c, g_ptr_array_index(args, i));
+		g_ptr_array_free(args, TRUE);
+		s->compdb_prefix = g_string_free(c, FALSE);
+	}
+	GString *c = g_string_new(s->compdb_prefix);
 	cg_sh_append(c, in);
 	cg_sh_append(c, "-o");
 	cg_sh_append(c, out);
@@ -777,22 +787,27 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 	edge_var(fb, "O", D);
 	char *stub = g_strconcat(D, "/stub.c", NULL);
 
+	if (!s->arch_ids) {
+		s->arch_ids = g_ptr_array_new_with_free_func(g_free);
+		for (guint i = 0; i < s->build->archs->len; i++)
+			g_ptr_array_add(s->arch_ids, arch_id(&g_array_index(s->build->archs, Arch, i)));
+	}
 	for (guint i = 0; i < s->build->archs->len; i++) {
 		const Arch *a = &g_array_index(s->build->archs, Arch, i);
-		char *id = arch_id(a);
+		const char *id = g_ptr_array_index(s->arch_ids, i);
 		PipeArch *pa = pipeline_arch(s->pipe, id);
 		Edge *d = graph_edge(x->g, EK_DEV, cu_dev_rule_cached(x, s, pa, a));
 		d->target = s->t->name;
 		d->source = src->rel;
 		{ char *an = arch_image_name(a); edge_arch(d, an); g_free(an); }
-		char *out = pa->lto ? g_strdup_printf("%s/compute_%s.ltoir", D, id)
-			    : a->sass ? g_strdup_printf("%s/sm_%s.cubin", D, id)
-				      : g_strdup_printf("%s/compute_%s.ptx", D, id);
+		char *out = pa->lto ? g_strconcat(D, "/compute_", id, ".ltoir", NULL)
+			    : a->sass ? g_strconcat(D, "/sm_", id, ".cubin", NULL)
+				      : g_strconcat(D, "/compute_", id, ".ptx", NULL);
 		edge_out(d, out);
 		edge_in(fb, out);
 		add_arch_out(x, d->arch, out);
 		if (a->sass && a->ptx) {
-			char *ptx = g_strdup_printf("%s/compute_%s.ptx", D, id);
+			char *ptx = g_strconcat(D, "/compute_", id, ".ptx", NULL);
 			edge_implicit_out(d, ptx);
 			edge_in(fb, ptx);
 			add_arch_out(x, d->arch, ptx);
@@ -814,7 +829,6 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		edge_implicit_in(d, fe_out);
 		set_tu_vars(d, D, file, canon);
 		g_free(out);
-		g_free(id);
 	}
 
 	if (x->opt->syntax_stub && s->stub_arch) {

@@ -9,6 +9,10 @@
 static gboolean put_path(GString *o, const char *p, GError **err)
 {
 	g_string_append_c(o, ' ');
+	if (!strpbrk(p, "$ :\n\r")) {
+		g_string_append(o, p);
+		return TRUE;
+	}
 	for (; *p; p++) {
 		if (*p == '\n' || *p == '\r') {
 			cg_error(err, "path with a newline cannot be written to build.ninja");
@@ -32,6 +36,10 @@ static gboolean put_paths(GString *o, GPtrArray *paths, GError **err)
 /* A variable value: only '$' (and newlines) matter. */
 static void put_value(GString *o, const char *v)
 {
+	if (!strpbrk(v, "$\n")) {
+		g_string_append(o, v);
+		return;
+	}
 	for (; *v; v++) {
 		if (*v == '$')
 			g_string_append_c(o, '$');
@@ -80,7 +88,8 @@ GString *ninja_write(const Graph *g, const char *header, GError **err)
 			if (!put_paths(o, e->implicit_outs, err))
 				goto fail;
 		}
-		g_string_append_printf(o, ": %s", e->rule ? e->rule->name : "phony");
+		g_string_append(o, ": ");
+		g_string_append(o, e->rule ? e->rule->name : "phony");
 		if (!put_paths(o, e->ins, err))
 			goto fail;
 		if (EDGE_LEN(e->implicit_ins)) {
@@ -95,7 +104,9 @@ GString *ninja_write(const Graph *g, const char *header, GError **err)
 		}
 		g_string_append_c(o, '\n');
 		for (guint k = 0; k + 1 < EDGE_LEN(e->vars); k += 2) {
-			g_string_append_printf(o, "  %s = ", (char *)g_ptr_array_index(e->vars, k));
+			g_string_append(o, "  ");
+			g_string_append(o, g_ptr_array_index(e->vars, k));
+			g_string_append(o, " = ");
 			put_value(o, g_ptr_array_index(e->vars, k + 1));
 			g_string_append_c(o, '\n');
 		}
