@@ -10,5 +10,9 @@ int cmd_depdiff(int argc, char **argv);
 int cmd_stub(int argc, char **argv);
 int cmd_devrt_hint(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
+int cmd_manifest(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_combine(int argc, char **argv);
+int cmd_ci(int argc, char **argv);
 
 #endif

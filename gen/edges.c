@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "pipeline.h"
+#include "shard.h"
 #include "util.h"
 
 typedef struct {
@@ -1594,6 +1595,27 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 			g_string_append_printf(desc, "%s%s", desc->len ? " " : "", a);
 		}
 		info->archs = g_string_free(desc, FALSE);
+		if (archs->len) {
+			/* `ninja shard`: the images of the archs built here, and a
+			 * manifest, in BUILDDIR/shard (for cugen combine) */
+			char *cugen = cg_sh_quote(opt->cugen);
+			char *cmd = g_strdup_printf("%s manifest " SHARD_SPEC " " SHARD_DIR, cugen);
+			Rule *r = graph_rule(x.g, "cuda_manifest", cmd, "CUDA shard manifest", NULL, NULL, NULL);
+			g_free(cmd);
+			g_free(cugen);
+			Edge *me = graph_edge(x.g, EK_MANIFEST, r);
+			edge_out(me, SHARD_DIR "/manifest.ini");
+			edge_implicit_in(me, SHARD_SPEC);
+			for (guint i = 0; i < archs->len; i++) {
+				GPtrArray *outs = g_hash_table_lookup(x.arch_outs, g_ptr_array_index(archs, i));
+				for (guint k = 0; k < outs->len; k++)
+					edge_in(me, g_ptr_array_index(outs, k));
+			}
+			GPtrArray *sh = g_ptr_array_new();
+			g_ptr_array_add(sh, (gpointer)SHARD_DIR "/manifest.ini");
+			phony(&x, "shard", sh);
+			g_ptr_array_free(sh, TRUE);
+		}
 		g_ptr_array_free(archs, TRUE);
 		phony(&x, "all", all);
 		g_ptr_array_free(all, TRUE);

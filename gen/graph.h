@@ -27,6 +27,7 @@ typedef enum {
 	EK_CXX,       /* C++ compile */
 	EK_AR,        /* static library */
 	EK_LINK,      /* executable or shared library */
+	EK_MANIFEST,  /* shard manifest */
 	EK_REGEN,     /* re-run cugen */
 	EK_PHONY,
 	EK_COUNT

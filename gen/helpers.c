@@ -22,8 +22,9 @@
 #include "util.h"
 
 /* cugen depdiff HOST.d FULL.d OUT.d TARGET: OUT.d lists the headers of
- * FULL.d (a device view) missing from HOST.d (the host view); FULL.d is
- * removed. A missing HOST.d keeps every header (safe). */
+ * FULL.d (a device view) missing from HOST.d (the host view). FULL.d stays:
+ * a shard's manifest hashes the files it lists. A missing HOST.d keeps
+ * every header (safe). */
 int cmd_depdiff(int argc, char **argv)
 {
 	if (argc != 5) {
@@ -51,8 +52,6 @@ int cmd_depdiff(int argc, char **argv)
 		fprintf(stderr, "cugen: error: %s\n", err->message);
 		g_error_free(err);
 		rc = 1;
-	} else {
-		unlink(argv[2]);
 	}
 	g_string_free(out, TRUE);
 	g_ptr_array_free(extra, TRUE);

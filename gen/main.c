@@ -16,11 +16,15 @@ static const struct {
 } commands[] = {
 	{ "setup", cmd_setup, "write the build graph (the default command)" },
 	{ "plan", cmd_plan, "print the plan: edges per kind, pools, threads, why" },
+	{ "ci", cmd_ci, "write a CI workflow: per-arch shards and a combine job" },
+	{ "combine", cmd_combine, "build the final artifacts from per-arch shard outputs" },
 	{ "inspect", cmd_inspect, "list the GPU images in objects, libraries, executables" },
 	{ "depdiff", cmd_depdiff, NULL },
 	{ "stub", cmd_stub, NULL },
 	{ "devrt-hint", cmd_devrt_hint, NULL },
 	{ "exec", cmd_exec, NULL },
+	{ "manifest", cmd_manifest, NULL },
+	{ "import", cmd_import, NULL },
 };
 
 static void usage(FILE *f)

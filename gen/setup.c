@@ -2,8 +2,9 @@
  *
  * Owns: their command-line options, the order of work (read the INI,
  * probe the toolkit and machine, build the graph, plan it, emit it) and
- * writing BUILDDIR/build.ninja, compile_commands.json and the probe cache
- * all-or-nothing: on any error nothing in BUILDDIR changes.
+ * writing BUILDDIR/build.ninja, compile_commands.json, the probe cache,
+ * the shard spec and the setup arguments all-or-nothing: on any error
+ * nothing in BUILDDIR changes.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "setup.h"
+#include "shard.h"
 #include "config.h"
 #include "edges.h"
 #include "graph.h"
@@ -22,13 +25,7 @@
 #include "toolkit.h"
 #include "util.h"
 
-typedef struct {
-	char *srcdir, *builddir, *file, *profile, *backend, *archs;
-	char **defines;
-	gboolean verbose, json;
-} SetupArgs;
-
-static void args_clear(SetupArgs *a)
+void setup_args_clear(SetupArgs *a)
 {
 	g_free(a->srcdir);
 	g_free(a->builddir);
@@ -37,9 +34,10 @@ static void args_clear(SetupArgs *a)
 	g_free(a->backend);
 	g_free(a->archs);
 	g_strfreev(a->defines);
+	g_strfreev(a->regen);
 }
 
-static gboolean parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd,
+gboolean setup_parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd,
 			   gboolean plan, GError **err)
 {
 	GOptionEntry entries[] = {
@@ -99,19 +97,7 @@ static char *self_path(void)
 	return p ? p : g_strdup("cugen");
 }
 
-typedef struct {
-	Config *c;
-	Toolkit *tk;
-	Graph *g;
-	GraphInfo info;
-	Machine m;
-	Plan plan;
-	History *history;
-	char *builddir;
-	EdgeOptions eo;
-} Generated;
-
-static void generated_clear(Generated *gen)
+void setup_generated_clear(Generated *gen)
 {
 	graph_free(gen->g);
 	toolkit_free(gen->tk);
@@ -136,7 +122,7 @@ static Graph *build_graph(void *data, const EdgeOptions *choices, GraphInfo *inf
 	return edges_build(gen->c, gen->tk, &eo, info, err);
 }
 
-static gboolean generate(SetupArgs *a, Generated *gen, GError **err)
+gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 {
 	memset(gen, 0, sizeof *gen);
 	gen->builddir = cg_abspath(a->builddir);
@@ -164,6 +150,12 @@ static gboolean generate(SetupArgs *a, Generated *gen, GError **err)
 	eo->builddir = gen->builddir;
 	eo->cugen = self_path();
 	GPtrArray *regen = g_ptr_array_new_with_free_func(g_free);
+	if (a->regen) {
+		/* combine regenerates as combine */
+		for (char **r = a->regen; *r; r++)
+			g_ptr_array_add(regen, g_strdup(*r));
+		goto regen_done;
+	}
 	g_ptr_array_add(regen, g_strdup("setup"));
 	g_ptr_array_add(regen, g_strdup("-f"));
 	g_ptr_array_add(regen, g_strdup(gen->c->ini_abs));
@@ -181,6 +173,7 @@ static gboolean generate(SetupArgs *a, Generated *gen, GError **err)
 		g_ptr_array_add(regen, g_strdup("-D"));
 		g_ptr_array_add(regen, g_strdup(*d));
 	}
+regen_done:
 	eo->regen_args = regen;
 	eo->verbose = a->verbose;
 	machine_probe(&gen->m);
@@ -206,58 +199,89 @@ static guint real_edges(Graph *g)
 	return n;
 }
 
+/* The setup arguments, for `cugen combine` to generate the same graph. */
+static GString *args_text(const SetupArgs *a, const Generated *gen)
+{
+	GKeyFile *k = g_key_file_new();
+	g_key_file_set_string(k, "setup", "file", gen->c->ini_abs);
+	if (a->profile)
+		g_key_file_set_string(k, "setup", "profile", a->profile);
+	if (a->archs)
+		g_key_file_set_string(k, "setup", "archs", a->archs);
+	if (a->defines)
+		g_key_file_set_string_list(k, "setup", "defines", (const char *const *)a->defines,
+					   g_strv_length(a->defines));
+	gsize len = 0;
+	char *data = g_key_file_to_data(k, &len, NULL);
+	GString *s = g_string_new_len(data, len);
+	g_free(data);
+	g_key_file_free(k);
+	return s;
+}
+
+gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
+{
+	char *project_archs = NULL;
+	{
+		/* header facts */
+		GError *e = NULL;
+		ArchSet *ps = archset_resolve(&gen->c->archs, &gen->c->ptx, gen->tk->codes, &e);
+		project_archs = ps ? archset_describe(ps) : g_strdup(gen->c->archs.value);
+		archset_free(ps);
+		g_clear_error(&e);
+	}
+	char *ini_rel = cg_relpath(gen->c->ini_abs, gen->builddir);
+	const char *vars[] = {
+		"PROJECT", gen->c->name, "VERSION", CUGEN_VERSION, "INI", ini_rel,
+		"PROJECT_ARCHS", project_archs, "BUILD_ARCHS", gen->info.archs, NULL
+	};
+	char *header = template_expand("ninja-header.in", vars);
+	g_free(ini_rel);
+	g_free(project_archs);
+	GString *ninja = ninja_write(gen->g, header, err);
+	g_free(header);
+	if (!ninja)
+		return FALSE;
+	Stage *st = stage_new();
+	/* build.ninja is always rewritten: ninja regenerates it when
+	 * cugen.ini is newer, and would loop if its mtime stayed old. */
+	char *p = g_build_filename(gen->builddir, "build.ninja", NULL);
+	stage_add_always(st, p, ninja);
+	g_free(p);
+	p = g_build_filename(gen->builddir, ".cugen", "edges.log", NULL);
+	stage_add(st, p, history_compact(gen->builddir));
+	g_free(p);
+	p = g_build_filename(gen->builddir, "compile_commands.json", NULL);
+	stage_add(st, p, compdb_write(gen->g, gen->builddir));
+	g_free(p);
+	p = toolkit_cache_path(gen->builddir);
+	stage_add(st, p, toolkit_cache_text(gen->tk));
+	g_free(p);
+	p = g_build_filename(gen->builddir, ".cugen", "shard.spec", NULL);
+	stage_add(st, p, shard_spec(gen->g, gen->tk));
+	g_free(p);
+	if (!a->regen) {
+		p = g_build_filename(gen->builddir, ".cugen", "args.ini", NULL);
+		stage_add(st, p, args_text(a, gen));
+		g_free(p);
+	}
+	gboolean ok = stage_commit(st, err);
+	stage_free(st);
+	return ok;
+}
+
 int cmd_setup(int argc, char **argv)
 {
 	SetupArgs a = { 0 };
 	GError *err = NULL;
 	Generated gen = { 0 };
-	Stage *st = NULL;
 	int rc = 0;
-	if (!parse_args(&argc, &argv, &a, "setup", FALSE, &err))
+	if (!setup_parse_args(&argc, &argv, &a, "setup", FALSE, &err))
 		goto out;
-	if (!generate(&a, &gen, &err))
+	if (!setup_generate(&a, &gen, &err))
 		goto out;
-
-	char *project_archs = NULL;
-	{
-		/* header facts */
-		ArchSet *ps = NULL;
-		GError *e = NULL;
-		ps = archset_resolve(&gen.c->archs, &gen.c->ptx, gen.tk->codes, &e);
-		project_archs = ps ? archset_describe(ps) : g_strdup(gen.c->archs.value);
-		archset_free(ps);
-		g_clear_error(&e);
-	}
-	char *ini_rel = cg_relpath(gen.c->ini_abs, gen.builddir);
-	const char *vars[] = {
-		"PROJECT", gen.c->name, "VERSION", CUGEN_VERSION, "INI", ini_rel,
-		"PROJECT_ARCHS", project_archs, "BUILD_ARCHS", gen.info.archs, NULL
-	};
-	char *header = template_expand("ninja-header.in", vars);
-	g_free(ini_rel);
-	g_free(project_archs);
-	GString *ninja = ninja_write(gen.g, header, &err);
-	g_free(header);
-	if (!ninja)
+	if (!setup_write(&a, &gen, &err))
 		goto out;
-	st = stage_new();
-	/* build.ninja is always rewritten: ninja regenerates it when
-	 * cugen.ini is newer, and would loop if its mtime stayed old. */
-	char *p = g_build_filename(gen.builddir, "build.ninja", NULL);
-	stage_add_always(st, p, ninja);
-	g_free(p);
-	p = g_build_filename(gen.builddir, ".cugen", "edges.log", NULL);
-	stage_add(st, p, history_compact(gen.builddir));
-	g_free(p);
-	p = g_build_filename(gen.builddir, "compile_commands.json", NULL);
-	stage_add(st, p, compdb_write(gen.g, gen.builddir));
-	g_free(p);
-	p = toolkit_cache_path(gen.builddir);
-	stage_add(st, p, toolkit_cache_text(gen.tk));
-	g_free(p);
-	if (!stage_commit(st, &err))
-		goto out;
-
 	printf("cugen: %s: %u targets, %u TUs (%u CUDA, %u C/C++), archs %s, %u edges, "
 	       "pools device=%d host=%d link=%d -> %s/build.ninja\n",
 	       gen.c->name, gen.info.targets, gen.info.cuda_tus + gen.info.host_tus,
@@ -271,9 +295,8 @@ out:
 	if (err)
 		rc = cg_report(err);
 	g_clear_error(&err);
-	stage_free(st);
-	generated_clear(&gen);
-	args_clear(&a);
+	setup_generated_clear(&gen);
+	setup_args_clear(&a);
 	return rc;
 }
 
@@ -283,9 +306,9 @@ int cmd_plan(int argc, char **argv)
 	GError *err = NULL;
 	Generated gen = { 0 };
 	int rc = 0;
-	if (!parse_args(&argc, &argv, &a, "plan", TRUE, &err))
+	if (!setup_parse_args(&argc, &argv, &a, "plan", TRUE, &err))
 		goto out;
-	if (!generate(&a, &gen, &err))
+	if (!setup_generate(&a, &gen, &err))
 		goto out;
 	guint counts[EK_COUNT];
 	count_edges(gen.g, counts);
@@ -376,7 +399,7 @@ out:
 	if (err)
 		rc = cg_report(err);
 	g_clear_error(&err);
-	generated_clear(&gen);
-	args_clear(&a);
+	setup_generated_clear(&gen);
+	setup_args_clear(&a);
 	return rc;
 }

@@ -32,8 +32,12 @@ char *template_expand(const char *name, const char *const *vars)
 			p++;
 			continue;
 		}
-		const char *end = strchr(p + 1, '@');
-		if (!end) {
+		/* @NAME@: NAME is upper case, digits and '_'; any other '@'
+		 * (actions/checkout@v4) is text */
+		const char *end = p + 1;
+		while (g_ascii_isupper(*end) || g_ascii_isdigit(*end) || *end == '_')
+			end++;
+		if (*end != '@' || end == p + 1) {
 			g_string_append_c(o, '@');
 			continue;
 		}
@@ -50,4 +54,21 @@ char *template_expand(const char *name, const char *const *vars)
 	}
 	g_free(t);
 	return g_string_free(o, FALSE);
+}
+
+static gint cmp_names(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+GPtrArray *template_names(const char *prefix, const char *suffix)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	char **names = g_resources_enumerate_children("/cugen/templates/", G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+	for (char **n = names; n && *n; n++)
+		if (g_str_has_prefix(*n, prefix) && g_str_has_suffix(*n, suffix))
+			g_ptr_array_add(out, g_strndup(*n + strlen(prefix), strlen(*n) - strlen(prefix) - strlen(suffix)));
+	g_strfreev(names);
+	g_ptr_array_sort(out, (GCompareFunc)cmp_names);
+	return out;
 }

@@ -1,0 +1,41 @@
+/* setup.h -- generating a build directory, shared by `cugen setup`,
+ * `cugen plan` and `cugen combine`. See setup.c. */
+#ifndef CUGEN_SETUP_H
+#define CUGEN_SETUP_H
+
+#include "config.h"
+#include "edges.h"
+#include "graph.h"
+#include "history.h"
+#include "machine.h"
+#include "plan.h"
+#include "toolkit.h"
+
+typedef struct {
+	char *srcdir, *builddir, *file, *profile, *backend, *archs;
+	char **defines;
+	char **regen;          /* arguments the regeneration edge uses instead */
+	gboolean verbose, json;
+} SetupArgs;
+
+typedef struct {
+	Config *c;
+	Toolkit *tk;
+	Graph *g;
+	GraphInfo info;
+	Machine m;
+	Plan plan;
+	History *history;
+	char *builddir;
+	EdgeOptions eo;
+} Generated;
+
+gboolean setup_parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd,
+			  gboolean plan, GError **err);
+gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err);
+/* Write the build directory's files, all or nothing. */
+gboolean setup_write(SetupArgs *a, Generated *gen, GError **err);
+void setup_args_clear(SetupArgs *a);
+void setup_generated_clear(Generated *gen);
+
+#endif

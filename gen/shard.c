@@ -1,0 +1,322 @@
+/* shard.c -- shard specs, manifests and image import; see shard.h. */
+#include "shard.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "depfile.h"
+#include "util.h"
+
+char *shard_rule_hash(const Rule *r, const char *cugen)
+{
+	char *q = cg_sh_quote(cugen);
+	char **parts = g_strsplit(r->command, q, -1);
+	char *norm = g_strjoinv("cugen", parts);
+	char *h = g_compute_checksum_for_string(G_CHECKSUM_SHA256, norm, -1);
+	g_strfreev(parts);
+	g_free(norm);
+	g_free(q);
+	return h;
+}
+
+const char *shard_file_hash(GHashTable *cache, const char *path)
+{
+	const char *h = g_hash_table_lookup(cache, path);
+	if (h)
+		return h;
+	gsize len = 0;
+	char *data = NULL;
+	if (!g_file_get_contents(path, &data, &len, NULL))
+		return NULL;
+	char *sum = cg_hash_hex(data, len);
+	g_free(data);
+	g_hash_table_insert(cache, g_strdup(path), sum);
+	return sum;
+}
+
+static const char *edge_var_value(const Edge *e, const char *name)
+{
+	return edge_get_var(e, name);
+}
+
+GString *shard_spec(Graph *g, Toolkit *tk)
+{
+	GKeyFile *k = g_key_file_new();
+	g_key_file_set_string(k, "shard", "toolkit", tk->version);
+	g_key_file_set_string(k, "shard", "host_compiler", tk->host_cc);
+	g_key_file_set_string(k, "shard", "host_version", tk->host_version);
+	char *self = g_file_read_link("/proc/self/exe", NULL);
+	for (guint i = 0; i < g->edges->len; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		if (e->kind != EK_DEV || !e->arch)
+			continue;
+		const char *O = edge_var_value(e, "O");
+		const char *id = strchr(e->arch, '_') + 1;
+		const char *grp = EDGE_AT(e->outs, 0);
+		g_key_file_set_string(k, grp, "tu", e->source ? e->source : "");
+		g_key_file_set_string(k, grp, "arch", e->arch);
+		GPtrArray *files = g_ptr_array_new();
+		for (guint j = 0; j < EDGE_LEN(e->outs); j++)
+			g_ptr_array_add(files, (gpointer)EDGE_AT(e->outs, j));
+		for (guint j = 0; j < EDGE_LEN(e->implicit_outs); j++)
+			g_ptr_array_add(files, (gpointer)EDGE_AT(e->implicit_outs, j));
+		g_key_file_set_string_list(k, grp, "files", (const char *const *)files->pdata, files->len);
+		g_ptr_array_free(files, TRUE);
+		char *rh = shard_rule_hash(e->rule, self ? self : "cugen");
+		g_key_file_set_string(k, grp, "rule", rh);
+		g_free(rh);
+		char *p = g_strdup_printf("%s/%s.full.d", O, id);
+		g_key_file_set_string(k, grp, "deps", p);
+		g_free(p);
+		p = g_strdup_printf("%s/%s.stub.c", O, id);
+		g_key_file_set_string(k, grp, "stub", p);
+		g_free(p);
+		p = g_strdup_printf("%s/id", O);
+		g_key_file_set_string(k, grp, "id", p);
+		g_free(p);
+	}
+	g_free(self);
+	gsize len = 0;
+	char *data = g_key_file_to_data(k, &len, NULL);
+	GString *s = g_string_new_len(data, len);
+	g_free(data);
+	g_key_file_free(k);
+	return s;
+}
+
+static gboolean copy_file(const char *from, const char *to, GError **err)
+{
+	gsize len = 0;
+	char *data = NULL;
+	GError *e = NULL;
+	char *dir = g_path_get_dirname(to);
+	g_mkdir_with_parents(dir, 0777);
+	g_free(dir);
+	if (!g_file_get_contents(from, &data, &len, &e) ||
+	    !g_file_set_contents(to, data, len, &e)) {
+		cg_error(err, "%s", e->message);
+		g_error_free(e);
+		g_free(data);
+		return FALSE;
+	}
+	g_free(data);
+	return TRUE;
+}
+
+static void rm_tree(const char *path)
+{
+	GDir *d = g_dir_open(path, 0, NULL);
+	if (d) {
+		const char *n;
+		while ((n = g_dir_read_name(d))) {
+			char *p = g_build_filename(path, n, NULL);
+			if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
+				rm_tree(p);
+			else
+				unlink(p);
+			g_free(p);
+		}
+		g_dir_close(d);
+	}
+	rmdir(path);
+}
+
+/* cugen manifest SPEC OUTDIR: after a shard build, OUTDIR gets every built
+ * image (and the host stubs), under their build-directory paths, and
+ * manifest.ini: per image its arch, TU, the hash of the rule that made it,
+ * the hash of every input file (source and headers, from the device
+ * preprocess's depfile), its own hash and the TU's module id. */
+int cmd_manifest(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: cugen manifest SPEC OUTDIR\n");
+		return 2;
+	}
+	GError *err = NULL;
+	GKeyFile *spec = g_key_file_new();
+	if (!g_key_file_load_from_file(spec, argv[1], G_KEY_FILE_NONE, &err)) {
+		fprintf(stderr, "cugen: error: %s: %s\n", argv[1], err->message);
+		g_error_free(err);
+		g_key_file_free(spec);
+		return 1;
+	}
+	const char *out = argv[2];
+	rm_tree(out);
+	GKeyFile *m = g_key_file_new();
+	GHashTable *cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	gsize ngroups = 0;
+	char **groups = g_key_file_get_groups(spec, &ngroups);
+	int rc = 0;
+	char *archs = NULL;
+	GPtrArray *seen_archs = g_ptr_array_new_with_free_func(g_free);
+	for (gsize i = 0; i < ngroups && !rc; i++) {
+		const char *grp = groups[i];
+		if (strcmp(grp, "shard") == 0) {
+			const char *keys[] = { "toolkit", "host_compiler", "host_version" };
+			for (gsize j = 0; j < G_N_ELEMENTS(keys); j++) {
+				char *v = g_key_file_get_string(spec, grp, keys[j], NULL);
+				g_key_file_set_string(m, "shard", keys[j], v ? v : "");
+				g_free(v);
+			}
+			continue;
+		}
+		/* only images this build made (a subset build has no others) */
+		if (!g_file_test(grp, G_FILE_TEST_EXISTS))
+			continue;
+		char *arch = g_key_file_get_string(spec, grp, "arch", NULL);
+		if (!g_ptr_array_find_with_equal_func(seen_archs, arch, g_str_equal, NULL))
+			g_ptr_array_add(seen_archs, g_strdup(arch));
+		char *keys[] = { "tu", "arch", "rule" };
+		for (gsize j = 0; j < G_N_ELEMENTS(keys); j++) {
+			char *v = g_key_file_get_string(spec, grp, keys[j], NULL);
+			g_key_file_set_string(m, grp, keys[j], v ? v : "");
+			g_free(v);
+		}
+		/* inputs: every file of the device preprocess */
+		char *deps = g_key_file_get_string(spec, grp, "deps", NULL);
+		char *text = NULL;
+		GPtrArray *inputs = NULL;
+		if (deps && g_file_get_contents(deps, &text, NULL, NULL))
+			inputs = depfile_parse(text);
+		g_free(text);
+		if (!inputs) {
+			fprintf(stderr, "cugen: error: manifest: no dependency file '%s' for %s\n", deps ? deps : "?", grp);
+			rc = 1;
+		}
+		GPtrArray *hashes = g_ptr_array_new();
+		for (guint j = 0; !rc && j < inputs->len; j++) {
+			const char *h = shard_file_hash(cache, g_ptr_array_index(inputs, j));
+			if (!h) {
+				fprintf(stderr, "cugen: error: manifest: cannot read input '%s'\n",
+					(char *)g_ptr_array_index(inputs, j));
+				rc = 1;
+			}
+			g_ptr_array_add(hashes, (gpointer)h);
+		}
+		if (!rc) {
+			g_key_file_set_string_list(m, grp, "inputs", (const char *const *)inputs->pdata, inputs->len);
+			g_key_file_set_string_list(m, grp, "input_hashes", (const char *const *)hashes->pdata, hashes->len);
+		}
+		g_ptr_array_free(hashes, TRUE);
+		if (inputs)
+			g_ptr_array_free(inputs, TRUE);
+		g_free(deps);
+		/* outputs, copied into the shard */
+		gsize nf = 0;
+		char **files = g_key_file_get_string_list(spec, grp, "files", &nf, NULL);
+		GPtrArray *fh = g_ptr_array_new_with_free_func(g_free);
+		for (gsize j = 0; !rc && j < nf; j++) {
+			gsize len = 0;
+			char *data = NULL;
+			if (!g_file_get_contents(files[j], &data, &len, NULL)) {
+				fprintf(stderr, "cugen: error: manifest: image '%s' missing\n", files[j]);
+				rc = 1;
+				break;
+			}
+			g_ptr_array_add(fh, cg_hash_hex(data, len));
+			g_free(data);
+			char *dst = g_build_filename(out, "images", files[j], NULL);
+			if (!copy_file(files[j], dst, &err)) {
+				fprintf(stderr, "cugen: error: manifest: %s\n", err->message + 7);
+				g_clear_error(&err);
+				rc = 1;
+			}
+			g_free(dst);
+		}
+		if (!rc) {
+			g_key_file_set_string_list(m, grp, "files", (const char *const *)files, nf);
+			g_key_file_set_string_list(m, grp, "file_hashes", (const char *const *)fh->pdata, fh->len);
+		}
+		g_ptr_array_free(fh, TRUE);
+		g_strfreev(files);
+		/* the host stub this arch's cicc wrote, and the module id */
+		char *stub = g_key_file_get_string(spec, grp, "stub", NULL);
+		if (!rc && stub && g_file_test(stub, G_FILE_TEST_EXISTS)) {
+			char *dst = g_build_filename(out, "images", stub, NULL);
+			if (!copy_file(stub, dst, &err)) {
+				g_clear_error(&err);
+				rc = 1;
+			}
+			g_key_file_set_string(m, grp, "stub", stub);
+			g_free(dst);
+		}
+		g_free(stub);
+		char *idf = g_key_file_get_string(spec, grp, "id", NULL);
+		char *id = NULL;
+		if (!rc && idf && g_file_get_contents(idf, &id, NULL, NULL))
+			g_key_file_set_string(m, grp, "module_id", g_strstrip(id));
+		g_free(id);
+		g_free(idf);
+		g_free(arch);
+	}
+	if (!rc) {
+		g_ptr_array_add(seen_archs, NULL);
+		archs = g_strjoinv(" ", (char **)seen_archs->pdata);
+		g_key_file_set_string(m, "shard", "archs", archs);
+		char *path = g_build_filename(out, "manifest.ini", NULL);
+		g_mkdir_with_parents(out, 0777);
+		if (!g_key_file_save_to_file(m, path, &err)) {
+			fprintf(stderr, "cugen: error: %s\n", err->message);
+			g_clear_error(&err);
+			rc = 1;
+		}
+		g_free(path);
+	}
+	g_free(archs);
+	g_ptr_array_free(seen_archs, TRUE);
+	g_strfreev(groups);
+	g_hash_table_destroy(cache);
+	g_key_file_free(m);
+	g_key_file_free(spec);
+	return rc;
+}
+
+/* cugen import IDFILE ID SRC DST HASH [SRC DST HASH]...: copy a shard's
+ * images into this build, checking that this build's module id of the TU is
+ * the shard's and that each file still has the hash its manifest records. */
+int cmd_import(int argc, char **argv)
+{
+	if (argc < 6 || (argc - 3) % 3 != 0) {
+		fprintf(stderr, "usage: cugen import IDFILE ID SRC DST HASH...\n");
+		return 2;
+	}
+	char *id = NULL;
+	if (*argv[2]) {
+		if (!g_file_get_contents(argv[1], &id, NULL, NULL) || strcmp(g_strstrip(id), argv[2]) != 0) {
+			fprintf(stderr, "cugen: error: module id of %s is '%s' here but '%s' in the shard: "
+				"the shards were built from other sources or paths\n", argv[1], id ? id : "?", argv[2]);
+			g_free(id);
+			return 1;
+		}
+	}
+	g_free(id);
+	for (int i = 3; i + 2 < argc; i += 3) {
+		gsize len = 0;
+		char *data = NULL;
+		GError *e = NULL;
+		if (!g_file_get_contents(argv[i], &data, &len, &e)) {
+			fprintf(stderr, "cugen: error: %s\n", e->message);
+			g_error_free(e);
+			return 1;
+		}
+		char *h = cg_hash_hex(data, len);
+		gboolean same = strcmp(h, argv[i + 2]) == 0;
+		g_free(h);
+		if (!same) {
+			fprintf(stderr, "cugen: error: %s is corrupt: its hash differs from the shard manifest\n", argv[i]);
+			g_free(data);
+			return 1;
+		}
+		gboolean ok = g_file_set_contents(argv[i + 1], data, len, &e);
+		g_free(data);
+		if (!ok) {
+			fprintf(stderr, "cugen: error: %s\n", e->message);
+			g_error_free(e);
+			return 1;
+		}
+	}
+	return 0;
+}

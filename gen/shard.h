@@ -1,0 +1,26 @@
+/* shard.h -- building GPU archs on several machines and combining them.
+ *
+ * Owns: the shard spec (written at setup: which images this build makes,
+ * from which inputs and with which rule), the shard manifest and images a
+ * shard build leaves in BUILDDIR/shard (`cugen manifest`), the hashes that
+ * tie an image to its inputs, and `cugen import` (an image of a shard
+ * copied into a combine build after its checks). `cugen combine` itself is
+ * in combine.c. */
+#ifndef CUGEN_SHARD_H
+#define CUGEN_SHARD_H
+
+#include "graph.h"
+#include "toolkit.h"
+
+#define SHARD_DIR "shard"
+#define SHARD_SPEC ".cugen/shard.spec"
+
+/* The spec of the device images of g (to stage as BUILDDIR/.cugen/shard.spec). */
+GString *shard_spec(Graph *g, Toolkit *tk);
+/* The hash that stands for a device edge's rule (its command, with this
+ * cugen's own path written as "cugen"). */
+char *shard_rule_hash(const Rule *r, const char *cugen);
+/* sha256 of a file's bytes, cached; NULL if it cannot be read. */
+const char *shard_file_hash(GHashTable *cache, const char *path);
+
+#endif
