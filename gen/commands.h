@@ -6,6 +6,7 @@
 int cmd_setup(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_depdiff(int argc, char **argv);
 int cmd_stub(int argc, char **argv);
 int cmd_devrt_hint(int argc, char **argv);
@@ -14,5 +15,6 @@ int cmd_manifest(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_combine(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
+int cmd_slot(int argc, char **argv);
 
 #endif

@@ -67,5 +67,12 @@ GString *depfile_format(const char *target, GPtrArray *deps)
 		put_escaped(o, g_ptr_array_index(deps, i));
 	}
 	g_string_append_c(o, '\n');
+	/* as gcc -MP: each dependency a target of its own, so that make does
+	 * not stop when one is deleted */
+	for (guint i = 0; i < deps->len; i++) {
+		g_string_append_c(o, '\n');
+		put_escaped(o, g_ptr_array_index(deps, i));
+		g_string_append(o, ":\n");
+	}
 	return o;
 }

@@ -469,7 +469,8 @@ static Rule *make_cu_fe_rule(Ctx *x, TState *s)
 {
 	GString *c = g_string_new(NULL);
 	GPtrArray *pp = copy_argv(s->pipe->host_pp);
-	const char *md[] = { "-MD", "-MF", P_OUT ".d", "-MT", P_OUT };
+	/* -MP: a deleted header is no error for make's -include */
+	const char *md[] = { "-MD", "-MP", "-MF", P_OUT ".d", "-MT", P_OUT };
 	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
 		g_ptr_array_add(pp, g_strdup(md[i]));
 	measured(x, c);
@@ -895,7 +896,7 @@ static void cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const 
 	for (guint i = 0; i < args->len; i++)
 		render_arg(c, g_ptr_array_index(args, i));
 	g_ptr_array_free(args, TRUE);
-	g_string_append(c, " -MD -MF ${out}.d -MT ${out} ${in} -o ${out}");
+	g_string_append(c, " -MD -MP -MF ${out}.d -MT ${out} ${in} -o ${out}");
 	Rule *r = graph_rule(x->g, "cuda_nvcc", c->str, "CUDA nvcc ${out}", "${out}.d", "gcc", "device");
 	g_string_free(c, TRUE);
 	Edge *e = graph_edge(x->g, EK_NVCC, r);
@@ -942,7 +943,7 @@ static void host_tu(Ctx *x, TState *s, Source *src, const char *in, const char *
 		render_arg(c, f);
 		g_free(f);
 	}
-	g_string_append(c, " -MD -MF ${out}.d -c ${in} -o ${out}");
+	g_string_append(c, " -MD -MP -MF ${out}.d -c ${in} -o ${out}");
 	GString *m = g_string_new(NULL);
 	measured(x, m);
 	char *rule_cmd = g_strconcat(m->str, " ", c->str, NULL);

@@ -5,14 +5,17 @@
  * host stub of one arch, renamed, written only when it changed, so that
  * choosing another arch to take it from does not recompile the host side)
  * `cugen devrt-hint` (runs nvlink; when it fails for want of
- * libcudadevrt, says which key to set) and `cugen exec` (runs one step
- * and logs its peak memory and CPU time for the planner).
+ * libcudadevrt, says which key to set), `cugen exec` (runs one step
+ * and logs its peak memory and CPU time for the planner) and `cugen slot`
+ * (the make backend's stand-in for ninja's pools).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -171,6 +174,58 @@ int cmd_exec(int argc, char **argv)
 	}
 	g_free(line);
 	g_free(step);
+	if (WIFSIGNALED(status)) {
+		signal(WTERMSIG(status), SIG_DFL);
+		raise(WTERMSIG(status));
+		return 128 + WTERMSIG(status);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/* cugen slot DIR N -- CMD...: run CMD holding one of N slots (lock files
+ * DIR/0 .. DIR/N-1), so that make -j runs at most N such commands at once,
+ * like a ninja pool. */
+int cmd_slot(int argc, char **argv)
+{
+	int n = argc > 2 ? atoi(argv[2]) : 0;
+	if (argc < 5 || n < 1 || strcmp(argv[3], "--") != 0) {
+		fprintf(stderr, "usage: cugen slot DIR N -- COMMAND...\n");
+		return 2;
+	}
+	g_mkdir_with_parents(argv[1], 0777);
+	int fd = -1;
+	for (guint spins = 0; fd < 0; spins++) {
+		for (int i = 0; i < n && fd < 0; i++) {
+			char *p = g_strdup_printf("%s/%d", argv[1], i);
+			int f = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+			g_free(p);
+			if (f < 0) {
+				fprintf(stderr, "cugen: error: slot %s/%d: %s\n", argv[1], i, g_strerror(errno));
+				return 1;
+			}
+			if (flock(f, LOCK_EX | LOCK_NB) == 0)
+				fd = f;
+			else
+				close(f);
+		}
+		if (fd < 0)
+			g_usleep(MIN(20000 + spins * 5000, 200000));
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "cugen: error: fork: %s\n", g_strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		close(fd);
+		execvp(argv[4], argv + 4);
+		fprintf(stderr, "cugen: error: cannot run '%s': %s\n", argv[4], g_strerror(errno));
+		_exit(127);
+	}
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	close(fd);
 	if (WIFSIGNALED(status)) {
 		signal(WTERMSIG(status), SIG_DFL);
 		raise(WTERMSIG(status));

@@ -19,12 +19,14 @@ static const struct {
 	{ "ci", cmd_ci, "write a CI workflow: per-arch shards and a combine job" },
 	{ "combine", cmd_combine, "build the final artifacts from per-arch shard outputs" },
 	{ "inspect", cmd_inspect, "list the GPU images in objects, libraries, executables" },
+	{ "report", cmd_report, "timeline and per-arch costs from .ninja_log" },
 	{ "depdiff", cmd_depdiff, NULL },
 	{ "stub", cmd_stub, NULL },
 	{ "devrt-hint", cmd_devrt_hint, NULL },
 	{ "exec", cmd_exec, NULL },
 	{ "manifest", cmd_manifest, NULL },
 	{ "import", cmd_import, NULL },
+	{ "slot", cmd_slot, NULL },
 };
 
 static void usage(FILE *f)

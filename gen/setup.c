@@ -19,6 +19,8 @@
 #include "graph.h"
 #include "history.h"
 #include "machine.h"
+#include "automake.h"
+#include "make.h"
 #include "ninja.h"
 #include "plan.h"
 #include "template.h"
@@ -81,11 +83,11 @@ gboolean setup_parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd
 			: g_build_filename(a->srcdir, "cugen.ini", NULL);
 	if (!a->backend)
 		a->backend = g_strdup("ninja");
-	if (strcmp(a->backend, "ninja") != 0) {
-		if (strcmp(a->backend, "make") == 0 || strcmp(a->backend, "automake") == 0)
-			cg_error(err, "backend '%s' is not available in this version (use ninja)", a->backend);
-		else
-			cg_usage_error(err, "unknown backend '%s' (expected ninja, make or automake)", a->backend);
+	const char *const backends[] = { "ninja", "make", "automake", NULL };
+	if (!g_strv_contains(backends, a->backend)) {
+		const char *hint = cg_suggest(a->backend, backends);
+		cg_usage_error(err, "unknown backend '%s' (expected ninja, make or automake)%s%s%s", a->backend,
+			       hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
 		return FALSE;
 	}
 	return TRUE;
@@ -173,6 +175,10 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 		g_ptr_array_add(regen, g_strdup("-D"));
 		g_ptr_array_add(regen, g_strdup(*d));
 	}
+	if (strcmp(a->backend, "ninja") != 0) {
+		g_ptr_array_add(regen, g_strdup("--backend"));
+		g_ptr_array_add(regen, g_strdup(a->backend));
+	}
 regen_done:
 	eo->regen_args = regen;
 	eo->verbose = a->verbose;
@@ -231,22 +237,30 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 		g_clear_error(&e);
 	}
 	char *ini_rel = cg_relpath(gen->c->ini_abs, gen->builddir);
+	gboolean make = strcmp(a->backend, "make") == 0;
+	if (strcmp(a->backend, "automake") == 0) {
+		g_free(ini_rel);
+		g_free(project_archs);
+		return automake_write(gen, err);
+	}
+	char *jobs = g_strdup_printf("%d", gen->plan.recommended_j);
 	const char *vars[] = {
 		"PROJECT", gen->c->name, "VERSION", CUGEN_VERSION, "INI", ini_rel,
-		"PROJECT_ARCHS", project_archs, "BUILD_ARCHS", gen->info.archs, NULL
+		"PROJECT_ARCHS", project_archs, "BUILD_ARCHS", gen->info.archs, "JOBS", jobs, NULL
 	};
-	char *header = template_expand("ninja-header.in", vars);
+	char *header = template_expand(make ? "make-header.in" : "ninja-header.in", vars);
+	g_free(jobs);
 	g_free(ini_rel);
 	g_free(project_archs);
-	GString *ninja = ninja_write(gen->g, header, err);
+	GString *text = make ? make_write(gen->g, header, gen->eo.cugen, err) : ninja_write(gen->g, header, err);
 	g_free(header);
-	if (!ninja)
+	if (!text)
 		return FALSE;
 	Stage *st = stage_new();
-	/* build.ninja is always rewritten: ninja regenerates it when
-	 * cugen.ini is newer, and would loop if its mtime stayed old. */
-	char *p = g_build_filename(gen->builddir, "build.ninja", NULL);
-	stage_add_always(st, p, ninja);
+	/* the build file is always rewritten: ninja regenerates build.ninja
+	 * when cugen.ini is newer, and would loop if its mtime stayed old */
+	char *p = g_build_filename(gen->builddir, make ? "Makefile" : "build.ninja", NULL);
+	stage_add_always(st, p, text);
 	g_free(p);
 	p = g_build_filename(gen->builddir, ".cugen", "edges.log", NULL);
 	stage_add(st, p, history_compact(gen->builddir));
@@ -282,12 +296,15 @@ int cmd_setup(int argc, char **argv)
 		goto out;
 	if (!setup_write(&a, &gen, &err))
 		goto out;
+	char *written = strcmp(a.backend, "automake") == 0 ? g_build_filename(gen.c->srcdir, "cugen.mk", NULL)
+			: g_build_filename(a.builddir, strcmp(a.backend, "make") == 0 ? "Makefile" : "build.ninja", NULL);
 	printf("cugen: %s: %u targets, %u TUs (%u CUDA, %u C/C++), archs %s, %u edges, "
-	       "pools device=%d host=%d link=%d -> %s/build.ninja\n",
+	       "pools device=%d host=%d link=%d -> %s\n",
 	       gen.c->name, gen.info.targets, gen.info.cuda_tus + gen.info.host_tus,
 	       gen.info.cuda_tus, gen.info.host_tus,
 	       *gen.info.archs ? gen.info.archs : "none", real_edges(gen.g),
-	       gen.plan.device, gen.plan.host, gen.plan.link, a.builddir);
+	       gen.plan.device, gen.plan.host, gen.plan.link, written);
+	g_free(written);
 	if (a.verbose)
 		for (guint i = 0; i < gen.plan.why->len; i++)
 			printf("  %s\n", (char *)g_ptr_array_index(gen.plan.why, i));

@@ -1,0 +1,206 @@
+/* make.c -- the graph as a GNU Make (4.3+) Makefile; see make.h.
+ *
+ * Every edge becomes an explicit rule whose recipe is the edge's command
+ * with its variables expanded, so make runs exactly the commands ninja
+ * would. Edges of a pool run under `cugen slot POOL DEPTH`, which holds
+ * one of DEPTH lock files while the command runs. */
+#include "make.h"
+
+#include <string.h>
+
+#include "util.h"
+
+/* A target or prerequisite: '$' doubled, ':' and '#' escaped; spaces,
+ * '%', newlines, '\', '*' '?' '[' cannot be said safely. */
+static gboolean put_path(GString *o, const char *p, GError **err)
+{
+	if (strpbrk(p, " \t\n\r%\\*?[;|")) {
+		cg_error(err, "path '%s' cannot be written in a Makefile (spaces, %%, \\, wildcard or "
+			      "newline characters): use --backend ninja", p);
+		return FALSE;
+	}
+	g_string_append_c(o, ' ');
+	for (; *p; p++) {
+		if (*p == '$')
+			g_string_append_c(o, '$');
+		else if (*p == ':' || *p == '#')
+			g_string_append_c(o, '\\');
+		g_string_append_c(o, *p);
+	}
+	return TRUE;
+}
+
+static gboolean put_paths(GString *o, GPtrArray *paths, GError **err)
+{
+	for (guint i = 0; i < EDGE_LEN(paths); i++)
+		if (!put_path(o, g_ptr_array_index(paths, i), err))
+			return FALSE;
+	return TRUE;
+}
+
+/* A recipe line: '$' doubled; a newline would end the recipe. */
+static void put_recipe(GString *o, const char *cmd)
+{
+	for (const char *p = cmd; *p; p++) {
+		if (*p == '$')
+			g_string_append_c(o, '$');
+		if (*p == '\n')
+			g_string_append(o, "\\\n");
+		else
+			g_string_append_c(o, *p);
+	}
+}
+
+/* The edge's description with ${out}/${in} expanded. */
+static char *describe(const Edge *e)
+{
+	Rule tmp = { .command = e->rule->description ? e->rule->description : e->rule->name };
+	Edge copy = *e;
+	copy.rule = &tmp;
+	return edge_command(&copy);
+}
+
+static int pool_depth(const Graph *g, const char *name)
+{
+	for (guint i = 0; i < g->pools->len; i++) {
+		Pool *p = g_ptr_array_index(g->pools, i);
+		if (strcmp(p->name, name) == 0)
+			return p->depth;
+	}
+	return 0;
+}
+
+GString *make_write(const Graph *g, const char *header, const char *cugen, GError **err)
+{
+	GString *o = g_string_new(header);
+	char *qc = cg_sh_quote(cugen);
+	g_string_append(o, "\n.SUFFIXES:\n.DELETE_ON_ERROR:\nSHELL = /bin/sh\n"
+			   "# make V=1 shows the commands\nQ_1 =\nQ_ = @\nQ = $(Q_$(V))\n");
+	g_string_append(o, "CUGEN_SLOT = ");
+	put_recipe(o, qc);
+	g_string_append(o, " slot\n");
+	for (guint i = 0; i < g->pools->len; i++) {
+		Pool *p = g_ptr_array_index(g->pools, i);
+		if (p->why)
+			g_string_append_printf(o, "# %s\n", p->why);
+		g_string_append_printf(o, "CUGEN_POOL_%s = %d\n", p->name, p->depth);
+	}
+	g_free(qc);
+	/* the default target first */
+	g_string_append(o, "\n.DEFAULT_GOAL := all\n");
+	GString *phony = g_string_new(".PHONY:");
+	GString *deps = g_string_new(NULL);
+	for (guint i = 0; i < g->edges->len; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		GString *line = g_string_new("\n");
+		if (e->kind == EK_PHONY) {
+			if (!put_path(phony, EDGE_AT(e->outs, 0), err) || !put_path(line, EDGE_AT(e->outs, 0), err)) {
+				g_string_free(line, TRUE);
+				goto fail;
+			}
+			g_string_append(line, ":");
+			if (!put_paths(line, e->ins, err)) {
+				g_string_free(line, TRUE);
+				goto fail;
+			}
+			g_string_append_c(line, '\n');
+			if (line->str[1] == ' ')
+				g_string_erase(line, 1, 1);
+			g_string_append(o, line->str);
+			g_string_free(line, TRUE);
+			continue;
+		}
+		if (e->kind == EK_REGEN) {
+			/* make remakes its makefile and restarts */
+			g_string_append(line, "Makefile:");
+		} else {
+			if (!put_paths(line, e->outs, err) || !put_paths(line, e->implicit_outs, err)) {
+				g_string_free(line, TRUE);
+				goto fail;
+			}
+			g_string_append(line, EDGE_LEN(e->outs) + EDGE_LEN(e->implicit_outs) > 1 ? " &:" : ":");
+		}
+		if (!put_paths(line, e->ins, err) || !put_paths(line, e->implicit_ins, err)) {
+			g_string_free(line, TRUE);
+			goto fail;
+		}
+		if (EDGE_LEN(e->order_ins)) {
+			g_string_append(line, " |");
+			if (!put_paths(line, e->order_ins, err)) {
+				g_string_free(line, TRUE);
+				goto fail;
+			}
+		}
+		g_string_append(line, "\n");
+		if (line->str[1] == ' ')
+			g_string_erase(line, 1, 1);
+		char *desc = describe(e);
+		char *qd = cg_sh_quote(desc);
+		g_string_append(line, "\t@echo ");
+		put_recipe(line, qd);
+		g_string_append_c(line, '\n');
+		g_free(qd);
+		g_free(desc);
+		/* make creates no directories for its targets */
+		char *dir = g_path_get_dirname(EDGE_AT(e->outs, 0));
+		char *cmd = edge_command(e);
+		g_string_append(line, "\t$(Q)");
+		if (strcmp(dir, ".") != 0) {
+			char *qdir = cg_sh_quote(dir);
+			g_string_append(line, "mkdir -p ");
+			put_recipe(line, qdir);
+			g_string_append(line, " && ");
+			g_free(qdir);
+		}
+		const char *pool = e->rule->pool;
+		if (pool && pool_depth(g, pool) > 0) {
+			char *qcmd = cg_sh_quote(cmd);
+			g_string_append_printf(line, "$(CUGEN_SLOT) .cugen/slots/%s $(CUGEN_POOL_%s) -- /bin/sh -c ", pool, pool);
+			put_recipe(line, qcmd);
+			g_free(qcmd);
+		} else {
+			put_recipe(line, cmd);
+		}
+		g_string_append_c(line, '\n');
+		g_free(cmd);
+		g_free(dir);
+		if (e->rule->depfile) {
+			/* the depfile ninja would read: make includes it */
+			Rule tmp = { .command = e->rule->depfile };
+			Edge copy = *e;
+			copy.rule = &tmp;
+			char *df = edge_command(&copy);
+			if (!strchr(df, '\'')) /* (our depfile paths need no quoting) */
+				g_string_append_printf(deps, " %s", df);
+			g_free(df);
+		}
+		g_string_append(o, line->str);
+		g_string_free(line, TRUE);
+	}
+	g_string_append(phony, " clean\n");
+	g_string_append(o, "\nclean:\n\t@echo 'removing the build outputs (obj/ and the targets)'\n"
+			   "\t$(Q)rm -rf obj shard\n");
+	for (guint i = 0; i < g->edges->len; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		if (e->kind == EK_LINK || e->kind == EK_AR) {
+			char *q = cg_sh_quote(EDGE_AT(e->outs, 0));
+			g_string_append_printf(o, "\t$(Q)rm -f %s\n", q);
+			g_free(q);
+		}
+	}
+	g_string_append(o, "\n");
+	g_string_append(o, phony->str);
+	if (deps->len) {
+		g_string_append(o, "\n-include");
+		g_string_append(o, deps->str);
+		g_string_append_c(o, '\n');
+	}
+	g_string_free(phony, TRUE);
+	g_string_free(deps, TRUE);
+	return o;
+fail:
+	g_string_free(phony, TRUE);
+	g_string_free(deps, TRUE);
+	g_string_free(o, TRUE);
+	return NULL;
+}

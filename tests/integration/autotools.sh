@@ -1,0 +1,39 @@
+# examples/autotools: an autotools project (configure.ac with CUGEN_INIT,
+# Makefile.am including cugen.mk, a C program linking a CUDA static
+# library) builds with autoreconf -fi && ./configure && make && make check,
+# and passes make distcheck. Its committed cugen.mk and m4/cugen.m4 are
+# what cugen writes and installs today.
+. "$(dirname "$0")/lib.sh"
+need_cuda
+for t in autoreconf automake make; do
+	command -v $t >/dev/null || skip "no $t (Debian: autoconf automake)"
+done
+
+copy_example autotools "$WORK/p"
+cd "$WORK/p" || exit 1
+cmp -s m4/cugen.m4 "$SRC/templates/cugen.m4" || die "examples/autotools/m4/cugen.m4 is not templates/cugen.m4"
+cp cugen.mk cugen.mk.committed
+run "$CUGEN" setup --backend automake
+cmp cugen.mk cugen.mk.committed || die "the committed cugen.mk is not what cugen setup --backend automake writes"
+rm cugen.mk.committed
+
+run autoreconf -fi
+run ./configure CUGEN="$CUGEN" --with-cuda="$CUDA_PATH"
+grep -q "^CUGEN_LIBS = .*-lcudart_static" Makefile || die "CUGEN_INIT did not substitute CUGEN_LIBS"
+make -j2 >make.log 2>&1 || { tail -30 make.log; die "make failed"; }
+grep -q 'CUDA sm_80 obj/kernels/kernels/increment.cu.p/sm_80.cubin' make.log || die "no per-arch device compile"
+./demo --help | grep -q 'archs 800,900' || die "demo --help"
+make check >check.log 2>&1 || { tail -30 check.log; die "make check failed"; }
+grep -q '^# FAIL:  0' check.log || die "make check reported failures"
+make >make2.log 2>&1 || die "second make failed"
+grep -q '^gcc .*-o demo' make2.log && die "the second make relinked demo"
+
+note "configure without a toolkit says so"
+if ./configure CUGEN="$CUGEN" --with-cuda=/nonexistent >conf.log 2>&1; then die "configure accepted --with-cuda=/nonexistent"; fi
+grep -q "no CUDA toolkit (no bin/nvcc): use --with-cuda=DIR or set CUDA_PATH" conf.log || { tail conf.log; die "no clear message"; }
+run ./configure CUGEN="$CUGEN" --with-cuda="$CUDA_PATH"
+
+note "make distcheck"
+make distcheck DISTCHECK_CONFIGURE_FLAGS="CUGEN=$CUGEN --with-cuda=$CUDA_PATH" >dc.log 2>&1 || { tail -40 dc.log; die "make distcheck failed"; }
+grep -q 'archives ready for distribution' dc.log || die "distcheck did not finish"
+echo ok

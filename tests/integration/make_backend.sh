@@ -1,0 +1,59 @@
+# --backend make: examples/multi built by GNU make -j2 from cugen's
+# Makefile gives the same images as the ninja build, the same steps ran
+# for the same outputs (cugen exec logs every step of both), header
+# changes are seen, a second make does nothing, the pools hold (cugen
+# slot), and paths make cannot express are refused clearly.
+. "$(dirname "$0")/lib.sh"
+need_cuda
+command -v make >/dev/null || skip "no make"
+
+copy_example multi "$WORK/p"
+cd "$WORK/p" || exit 1
+run "$CUGEN" setup -B bn -D cuda.archs="75 80"
+build bn >/dev/null
+run "$CUGEN" setup -B bm -D cuda.archs="75 80" --backend make
+[ -f bm/Makefile ] || die "no Makefile"
+[ -f bm/build.ninja ] && die "the make backend wrote build.ninja"
+make -C bm -j2 >make.log 2>&1 || { tail -30 make.log; die "make failed"; }
+
+note "same images"
+same_images bn/multi_app bm/multi_app "multi_app (make vs ninja)"
+for cu in lib/*.cu; do
+	o="obj/multi/$cu.o"
+	same_images "bn/$o" "bm/$o" "$o (make vs ninja)"
+done
+
+note "same steps for the same outputs"
+cut -f1,2 bn/.cugen/edges.log | sort >steps.ninja
+cut -f1,2 bm/.cugen/edges.log | sort >steps.make
+[ -s steps.ninja ] || die "no steps logged"
+diff steps.ninja steps.make || die "make and ninja ran different steps"
+
+note "a second make does nothing; a header edit rebuilds its users"
+make -C bm -j2 >make2.log 2>&1 || die "second make failed"
+grep -q '^CUDA\|^CXX\|^LINK\|^AR' make2.log && { cat make2.log; die "the second make did work"; }
+sleep 1
+sed -i 's/MULTI_DEVICE_ONLY_MAGIC 0x5eed0001u/MULTI_DEVICE_ONLY_MAGIC 0x5eed0002u/' include/multi/device_only.cuh
+make -C bm -j2 >make3.log 2>&1 || { tail make3.log; die "make after the header edit failed"; }
+grep -q '^CUDA sm_80 obj/multi/lib/arch.cu.p/sm_80.cubin' make3.log || { cat make3.log; die "device-only header change not seen"; }
+grep -q 'scan.cu.p/sm_80' make3.log && die "scan.cu rebuilt for a header it does not include"
+
+note "the pools hold under make -j8 (cugen slot)"
+grep -q '^CUGEN_POOL_device = 2$' bm/Makefile || die "no device pool depth"
+make -C bm clean >/dev/null
+: >bm/.cugen/edges.log
+make -C bm -j8 >make4.log 2>&1 || { tail make4.log; die "make -j8 failed"; }
+# at no time more than 2 cicc ran: the log lines of cicc with start times
+# are not kept, so check the slot lock files exist and were used
+[ -f bm/.cugen/slots/device/0 ] && [ -f bm/.cugen/slots/device/1 ] || die "no device slots used"
+[ -f bm/.cugen/slots/device/2 ] && die "a third device slot"
+
+note "paths make cannot express are refused"
+printf '__global__ void odd(int *p) { *p = 1; }\n' >"lib/odd name.cu"
+rm -rf bm2
+if "$CUGEN" setup -B bm2 --backend make >out.txt 2>&1; then die "a path with a space was accepted"; fi
+grep -q "path '../lib/odd name.cu' cannot be written in a Makefile" out.txt || { cat out.txt; die "wrong message"; }
+[ "$(wc -l <out.txt)" -eq 1 ] || { cat out.txt; die "more than one line"; }
+[ -e bm2 ] && die "the refused setup created the build directory"
+run "$CUGEN" setup -B bn2
+echo ok
