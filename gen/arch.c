@@ -104,8 +104,23 @@ static char *supported_list(GPtrArray *supported)
 	return g_string_free(s, FALSE);
 }
 
+static char *ctx_root, *ctx_cross;
+
+void arch_set_context(const char *toolkit_root, const char *cross_target)
+{
+	g_free(ctx_root);
+	g_free(ctx_cross);
+	ctx_root = g_strdup(toolkit_root);
+	ctx_cross = g_strdup(cross_target);
+}
+
 GPtrArray *arch_query_native(GError **err)
 {
+	if (ctx_cross) {
+		cg_error(err, "archs = native names the GPUs of this machine, but the build is for %s: "
+			      "name the archs (e.g. archs = 80 90)", ctx_cross);
+		return NULL;
+	}
 	/* nvidia-smi first; __nvcc_device_query is what nvcc itself uses. */
 	char *out = NULL;
 	int status = 0;
@@ -128,11 +143,27 @@ GPtrArray *arch_query_native(GError **err)
 		g_strfreev(lines);
 	}
 	g_free(out);
+	out = NULL;
+	if (!res->len && ctx_root) {
+		/* what nvcc -arch=native asks; it prints e.g. "90 90" */
+		char *q = g_build_filename(ctx_root, "bin", "__nvcc_device_query", NULL);
+		const char *qargv[] = { q, NULL };
+		if (g_spawn_sync(NULL, (char **)qargv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+				 &out, NULL, &status, NULL) && g_spawn_check_wait_status(status, NULL)) {
+			char **w = g_strsplit_set(out, " \t\n,", -1);
+			for (char **p = w; *p; p++)
+				if (g_ascii_isdigit(**p) && !g_ptr_array_find_with_equal_func(res, *p, g_str_equal, NULL))
+					g_ptr_array_add(res, g_strdup(*p));
+			g_strfreev(w);
+		}
+		g_free(out);
+		g_free(q);
+	}
 	if (res->len)
 		return res;
 	g_ptr_array_free(res, TRUE);
-	cg_error(err, "archs = native, but no NVIDIA GPU was found (nvidia-smi found none); "
-		      "name the archs instead (e.g. archs = 80 90) or use a profile without native");
+	cg_error(err, "archs = native, but this machine has no NVIDIA GPU (nvidia-smi and __nvcc_device_query "
+		      "found none); name the archs instead (e.g. archs = 80 90) or use a profile without native");
 	return NULL;
 }
 

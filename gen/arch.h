@@ -47,6 +47,10 @@ void archset_gencode(const ArchSet *s, GencodeKind kind, GPtrArray *argv);
 /* "75 80 90" for messages. */
 char *archset_describe(const ArchSet *s);
 
+/* Where `native` looks (the toolkit's __nvcc_device_query) and whether the
+ * build is for another machine (then `native` means nothing: an error). */
+void arch_set_context(const char *toolkit_root, const char *cross_target);
+
 /* Query the local GPUs' compute capabilities ("90"); NULL with an error
  * when none can be found. */
 GPtrArray *arch_query_native(GError **err);

@@ -91,7 +91,7 @@ typedef struct {
 	/* [toolchain] */
 	char *cuda, *cc, *cxx, *ccbin, *ar, *objcopy, *launcher, *cache,
 		*target_triple, *cflags, *cxxflags, *ldflags;
-	Loc cuda_loc, flags_loc, ccbin_loc, cc_loc, cxx_loc, ar_loc, objcopy_loc, launcher_loc;
+	Loc cuda_loc, flags_loc, ccbin_loc, cc_loc, cxx_loc, ar_loc, objcopy_loc, launcher_loc, target_loc;
 	/* the selected subset of archs to build, NULL = all */
 	Setting *build_archs;
 	Profile *profile;    /* the chosen profile, or NULL */

@@ -245,6 +245,10 @@ static gboolean nvcc_args(Ctx *x, TState *s, GError **err)
 	Target *t = s->t;
 	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
 	g_ptr_array_add(a, g_strdup("-c"));
+	if (*x->c->target_triple) {
+		g_ptr_array_add(a, g_strdup("-target-dir"));
+		g_ptr_array_add(a, g_strdup(x->tk->target));
+	}
 	if (x->c->ccbin && *x->c->ccbin) {
 		g_ptr_array_add(a, g_strdup("-ccbin"));
 		g_ptr_array_add(a, g_strdup(x->c->ccbin));
@@ -933,7 +937,7 @@ static void host_tu(Ctx *x, TState *s, Source *src, const char *in, const char *
 	if (s->links_cuda) {
 		/* host code calling the CUDA runtime needs its headers */
 		char *f = g_strconcat("-I", x->tk->root, "/targets/",
-				      *x->c->target_triple ? x->c->target_triple : "x86_64-linux",
+				      x->tk->target,
 				      "/include", NULL);
 		render_arg(c, f);
 		g_free(f);
@@ -1130,6 +1134,10 @@ static GPtrArray *dlink_args(Ctx *x, TState *s, gboolean lto)
 	Target *t = s->t;
 	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
 	g_ptr_array_add(a, g_strdup("-dlink"));
+	if (*x->c->target_triple) {
+		g_ptr_array_add(a, g_strdup("-target-dir"));
+		g_ptr_array_add(a, g_strdup(x->tk->target));
+	}
 	if (x->c->ccbin && *x->c->ccbin) {
 		g_ptr_array_add(a, g_strdup("-ccbin"));
 		g_ptr_array_add(a, g_strdup(x->c->ccbin));
@@ -1515,7 +1523,7 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 	x.arch_outs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
 	x.objnames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	x.cudart_dir = g_strconcat(tk->root, "/targets/",
-				   *c->target_triple ? c->target_triple : "x86_64-linux", "/lib", NULL);
+				   tk->target, "/lib", NULL);
 	memset(info, 0, sizeof *info);
 	x.relative = g_str_has_prefix(opt->builddir, c->srcdir) &&
 		     (opt->builddir[strlen(c->srcdir)] == '/' || strcmp(c->srcdir, "/") == 0);

@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "util.h"
 
 char *toolkit_cache_path(const char *builddir)
@@ -115,13 +117,137 @@ static gint cmp_code(gconstpointer a, gconstpointer b)
 	return d ? d : strcmp(x, y);
 }
 
-Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err)
+const char *toolkit_host_target(void)
+{
+	struct utsname u;
+	if (uname(&u) == 0) {
+		if (strcmp(u.machine, "aarch64") == 0)
+			return "sbsa-linux";
+		if (strcmp(u.machine, "ppc64le") == 0)
+			return "ppc64le-linux";
+	}
+	return "x86_64-linux";
+}
+
+/* What a target directory's host compiler reports for -dumpmachine. */
+static const char *machine_of(const char *target)
+{
+	if (strcmp(target, "sbsa-linux") == 0 || strcmp(target, "aarch64-linux") == 0)
+		return "aarch64";
+	if (strcmp(target, "ppc64le-linux") == 0)
+		return "powerpc64le";
+	return "x86_64";
+}
+
+static void target_error(GError **err, const Config *c, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+static void target_error(GError **err, const Config *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	cg_error_loc(err, c->target_loc.file, c->target_loc.line, "%s", m);
+	g_free(m);
+}
+
+/* A tool of the cross toolchain beside ccbin: aarch64-linux-gnu-g++ ->
+ * aarch64-linux-gnu-NAME. */
+static char *beside(const char *ccbin, const char *name)
+{
+	const char *suffixes[] = { "g++", "c++", "gcc", "clang++", "clang" };
+	for (gsize i = 0; i < G_N_ELEMENTS(suffixes); i++)
+		if (g_str_has_suffix(ccbin, suffixes[i])) {
+			char *prefix = g_strndup(ccbin, strlen(ccbin) - strlen(suffixes[i]));
+			char *r = g_strconcat(prefix, name, NULL);
+			g_free(prefix);
+			return r;
+		}
+	return g_strdup(name);
+}
+
+/* Cross builds: the toolkit must have the target's directory, and ccbin
+ * must be a compiler for it (asked with -dumpmachine: nothing is built or
+ * run for the target). Unset cc, cxx, ar, objcopy come from ccbin's
+ * toolchain. */
+static gboolean probe_target(Config *c, Toolkit *tk, GError **err)
+{
+	tk->target = g_strdup(*c->target_triple ? c->target_triple : toolkit_host_target());
+	tk->cross = strcmp(tk->target, toolkit_host_target()) != 0;
+	char *dir = g_build_filename(tk->root, "targets", tk->target, NULL);
+	char *inc = g_build_filename(dir, "include", "cuda_runtime.h", NULL);
+	char *lib = g_build_filename(dir, "lib", NULL);
+	gboolean ok = TRUE;
+	if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+		target_error(err, c, "the CUDA toolkit at %s has no targets/%s: it cannot build for %s "
+			     "(install the toolkit's %s cross-compilation package)", tk->root, tk->target, tk->target, tk->target);
+		ok = FALSE;
+	} else if (!g_file_test(inc, G_FILE_TEST_EXISTS)) {
+		target_error(err, c, "%s has no include/cuda_runtime.h: the %s target of the toolkit is incomplete", dir, tk->target);
+		ok = FALSE;
+	} else if (!g_file_test(lib, G_FILE_TEST_IS_DIR)) {
+		target_error(err, c, "%s has no lib/ (the CUDA runtime for %s)", dir, tk->target);
+		ok = FALSE;
+	}
+	g_free(dir);
+	g_free(inc);
+	g_free(lib);
+	if (!ok || !tk->cross)
+		return ok;
+	if (!*c->ccbin) {
+		target_error(err, c, "cross-compiling for %s needs a host compiler for it: set [toolchain] ccbin "
+			     "(for example aarch64-linux-gnu-g++)", tk->target);
+		return FALSE;
+	}
+	char *out = NULL, *se = NULL;
+	const char *argv[] = { c->ccbin, "-dumpmachine", NULL };
+	if (!run(argv, NULL, &out, &se, NULL)) {
+		cg_error_loc(err, c->ccbin_loc.file, c->ccbin_loc.line, "cannot run the host compiler '%s' ([toolchain] ccbin)", c->ccbin);
+		g_free(out);
+		g_free(se);
+		return FALSE;
+	}
+	g_free(se);
+	char *m = first_line(out ? out : "");
+	g_free(out);
+	g_strstrip(m);
+	if (!g_str_has_prefix(m, machine_of(tk->target))) {
+		cg_error_loc(err, c->ccbin_loc.file, c->ccbin_loc.line,
+			     "ccbin '%s' compiles for %s, not for %s ([toolchain] target)", c->ccbin, m, tk->target);
+		g_free(m);
+		return FALSE;
+	}
+	g_free(m);
+	if (!c->cxx_loc.file) {
+		g_free(c->cxx);
+		c->cxx = g_strdup(c->ccbin);
+	}
+	if (!c->cc_loc.file) {
+		g_free(c->cc);
+		c->cc = beside(c->ccbin, "gcc");
+	}
+	if (!c->ar_loc.file) {
+		g_free(c->ar);
+		c->ar = beside(c->ccbin, "ar");
+	}
+	if (!c->objcopy_loc.file) {
+		g_free(c->objcopy);
+		c->objcopy = beside(c->ccbin, "objcopy");
+	}
+	return TRUE;
+}
+
+Toolkit *toolkit_probe(Config *c, const char *builddir, GError **err)
 {
 	char *root = find_root(c, err);
 	if (!root)
 		return NULL;
 	Toolkit *tk = g_new0(Toolkit, 1);
 	tk->root = root;
+	if (!probe_target(c, tk, err)) {
+		toolkit_free(tk);
+		return NULL;
+	}
+	arch_set_context(tk->root, tk->cross ? tk->target : NULL);
 	tk->nvcc = g_build_filename(root, "bin", "nvcc", NULL);
 	tk->ccbin = g_strdup(c->ccbin ? c->ccbin : "");
 	tk->codes = g_ptr_array_new_with_free_func(g_free);
@@ -133,7 +259,7 @@ Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err)
 	char *ptxas = g_build_filename(root, "bin", "ptxas", NULL);
 	char *profile = g_build_filename(root, "bin", "nvcc.profile", NULL);
 	char *real_nvcc = realpath(tk->nvcc, NULL);
-	g_string_append_printf(fp, "%s;", real_nvcc ? real_nvcc : tk->nvcc);
+	g_string_append_printf(fp, "%s;%s;", real_nvcc ? real_nvcc : tk->nvcc, tk->target);
 	free(real_nvcc);
 	stat_into(fp, tk->nvcc);
 	stat_into(fp, cicc);
@@ -259,13 +385,17 @@ void toolkit_free(Toolkit *tk)
 	g_free(tk->root);
 	g_free(tk->nvcc);
 	g_free(tk->version);
-	g_ptr_array_free(tk->codes, TRUE);
+	if (tk->codes)
+		g_ptr_array_free(tk->codes, TRUE);
 	g_free(tk->host_cc);
 	g_free(tk->host_version);
 	g_free(tk->fingerprint);
 	g_free(tk->ccbin);
-	g_key_file_free(tk->cache);
-	g_key_file_free(tk->out);
+	g_free(tk->target);
+	if (tk->cache)
+		g_key_file_free(tk->cache);
+	if (tk->out)
+		g_key_file_free(tk->out);
 	g_free(tk);
 }
 

@@ -24,14 +24,21 @@ typedef struct {
 	char *host_version;  /* its -dumpfullversion */
 	char *fingerprint;   /* changes when any of the above may change */
 	char *ccbin;         /* [toolchain] ccbin, "" if unset */
+	char *target;        /* the target directory's name: x86_64-linux, sbsa-linux, ... */
+	gboolean cross;      /* it is not this machine's */
 	GKeyFile *cache;     /* the cache as read */
 	GKeyFile *out;       /* the cache to write: what this run used */
 	gboolean probed;     /* nvcc was asked (the cache was stale) */
 	guint dryruns;       /* nvcc --dryrun calls made (not cached) */
 } Toolkit;
 
-/* Find and probe the toolkit; reads BUILDDIR/.cugen/probe.ini if present. */
-Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err);
+/* Find and probe the toolkit; reads BUILDDIR/.cugen/probe.ini if present.
+ * For a cross target it checks the toolkit's targets/ directory and the
+ * cross compiler (run only with -dumpmachine), and fills in the cc, cxx,
+ * ar and objcopy of the cross toolchain that the INI leaves unset. */
+Toolkit *toolkit_probe(Config *c, const char *builddir, GError **err);
+/* This machine's target directory name (x86_64-linux, sbsa-linux, ...). */
+const char *toolkit_host_target(void);
 void toolkit_free(Toolkit *tk);
 
 /* Output of `nvcc --dryrun ARGS PROBE.cu -o PROBE.o` (stderr), or with
