@@ -16,5 +16,6 @@ int cmd_import(int argc, char **argv);
 int cmd_combine(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
 int cmd_slot(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 
 #endif

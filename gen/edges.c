@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "pipeline.h"
 #include "shard.h"
 #include "util.h"
@@ -60,6 +61,8 @@ typedef struct {
 	char *nvvm_shim;       /* BUILDDIR-relative nvvm dir for nvlink -dlto, or NULL */
 	gboolean shim_made;
 	gboolean relative;     /* the build directory is inside the project */
+	char *cache;           /* the device compile cache directory, or NULL */
+	char *cugen_q;
 } Ctx;
 
 static void tstate_free(gpointer p)
@@ -176,6 +179,14 @@ static void subst(GPtrArray *argv, const char *ph, const char *value)
 /* Prefix a step with `cugen exec`, which logs its peak memory and CPU
  * time to BUILDDIR/.cugen/edges.log for the planner. */
 #define EDGE_LOG ".cugen/edges.log"
+
+/* This program, quoted for the shell (rules call it). */
+static const char *cugen_q(Ctx *x)
+{
+	if (!x->cugen_q)
+		x->cugen_q = cg_sh_quote(x->opt->cugen);
+	return x->cugen_q;
+}
 
 static void measured(Ctx *x, GString *c)
 {
@@ -508,14 +519,41 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	char *stub = g_strdup_printf(P_O "/%s.stub.c", pa->id);
 	subst(cicc, P_STUB, stub);
 	g_free(stub);
-	measured(x, c);
-	render(c, cicc);
+	GString *compile = g_string_new(NULL);
+	measured(x, compile);
+	render(compile, cicc);
 	g_ptr_array_free(cicc, TRUE);
 	if (pa->ptxas) {
-		g_string_append(c, " &&");
-		measured(x, c);
-		render(c, pa->ptxas);
+		g_string_append(compile, " &&");
+		measured(x, compile);
+		render(compile, pa->ptxas);
 	}
+	if (x->cache) {
+		/* the cache: what cicc and ptxas make, keyed by the preprocessed
+		 * input, the module id and everything in the commands */
+		GString *outs = g_string_new(NULL);
+		if (pa->ptxas)
+			g_string_append_printf(outs, " ${O}/sm_%s.cubin", pa->id);
+		if (!pa->ptxas || a->ptx)
+			g_string_append_printf(outs, " ${O}/compute_%s.%s", pa->id, pa->lto ? "ltoir" : "ptx");
+		g_string_append_printf(outs, " ${O}/%s.stub.c", pa->id);
+		char *keytext = g_strdup_printf("%s\n%s\n%s %s\n%s", compile->str, pa->id,
+						x->tk->version, x->tk->host_version, x->tk->target);
+		char *key = g_compute_checksum_for_string(G_CHECKSUM_SHA256, keytext, -1);
+		char *qdir = cg_sh_quote(x->cache);
+		char *req = g_strdup_printf("%s ${O}/%s.ii ${O}/id -- %s ${F} %s --%s", qdir, pa->id, key,
+					    x->c->module_id_absolute ? "${C}" : "", outs->str);
+		g_string_append_printf(c, "{ %s cache get %s || { %s && %s cache put %s; }; }", cugen_q(x), req,
+				       compile->str, cugen_q(x), req);
+		g_free(req);
+		g_free(qdir);
+		g_free(key);
+		g_free(keytext);
+		g_string_free(outs, TRUE);
+	} else {
+		g_string_append(c, compile->str);
+	}
+	g_string_free(compile, TRUE);
 	g_string_append_printf(c, " && rm -f ${O}/%s.ii ${O}/%s.c ${O}/%s.gpu",
 			       pa->id, pa->id, pa->id);
 	if (pa->ptxas && !a->ptx)
@@ -1522,6 +1560,7 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 	x.state = g_hash_table_new_full(NULL, NULL, NULL, tstate_free);
 	x.arch_outs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
 	x.objnames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	x.cache = cache_dir(c->cache, c->srcdir);
 	x.cudart_dir = g_strconcat(tk->root, "/targets/",
 				   tk->target, "/lib", NULL);
 	memset(info, 0, sizeof *info);
@@ -1637,6 +1676,8 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 	g_hash_table_destroy(x.arch_outs);
 	g_hash_table_destroy(x.objnames);
 	g_free(x.cudart_dir);
+	g_free(x.cache);
+	g_free(x.cugen_q);
 	if (!ok) {
 		graph_free(x.g);
 		graph_info_clear(info);

@@ -1,0 +1,18 @@
+/* cache.h -- cugen's compile cache for device edges, per arch.
+ *
+ * Owns: the cache directory's layout (DIR/xx/KEY/ with the files and a
+ * manifest of their hashes; DIR/stats; DIR/lock), keys (the hash of the
+ * device preprocess's output and of everything else that decides the
+ * code: the rule, the arch, the toolkit and the host compiler), lookups
+ * that verify what they copy out, atomic stores, least-recently-used
+ * eviction beyond a size limit, and `cugen cache`. */
+#ifndef CUGEN_CACHE_H
+#define CUGEN_CACHE_H
+
+#include <glib.h>
+
+/* The cache directory: [toolchain] cache, else $CUGEN_CACHE_DIR, else
+ * NULL (off). Relative paths are relative to the project. */
+char *cache_dir(const char *configured, const char *srcdir);
+
+#endif
