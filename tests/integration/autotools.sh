@@ -36,4 +36,40 @@ run ./configure CUGEN="$CUGEN" --with-cuda="$CUDA_PATH"
 note "make distcheck"
 make distcheck DISTCHECK_CONFIGURE_FLAGS="CUGEN=$CUGEN --with-cuda=$CUDA_PATH" >dc.log 2>&1 || { tail -40 dc.log; die "make distcheck failed"; }
 grep -q 'archives ready for distribution' dc.log || die "distcheck did not finish"
+note "libtool: CUGEN_LTLIB_kernels in a program's LDADD and a shared library's LIBADD"
+if command -v libtoolize >/dev/null 2>&1; then
+	copy_example autotools "$WORK/lt"
+	cd "$WORK/lt" || exit 1
+	sed -i 's/^AC_PROG_CC$/AC_PROG_CC\nLT_INIT/' configure.ac
+	grep -q '^LT_INIT' configure.ac || die "could not add LT_INIT"
+	printf 'pic = yes\n' >>cugen.ini
+	run "$CUGEN" setup --backend automake
+	grep -q '^CUGEN_LTLIB_kernels = $(CUGEN_BUILDDIR)/libkernels.la$' cugen.mk || die "no CUGEN_LTLIB_kernels"
+	echo 'int demo_wrap_version(void) { return 1; }' >src/wrap.c
+	cat >>Makefile.am <<'EOF2'
+lib_LTLIBRARIES = libdemowrap.la
+libdemowrap_la_SOURCES = src/wrap.c
+libdemowrap_la_LIBADD = $(CUGEN_LTLIB_kernels)
+bin_PROGRAMS += demo_conv demo_shared
+demo_conv_SOURCES = src/main.c
+demo_conv_CPPFLAGS = -I$(srcdir)/kernels
+demo_conv_LDADD = $(CUGEN_LTLIB_kernels)
+demo_shared_SOURCES = src/main.c
+demo_shared_CPPFLAGS = -I$(srcdir)/kernels
+demo_shared_LDADD = libdemowrap.la
+EOF2
+	run autoreconf -fi
+	run ./configure CUGEN="$CUGEN" --with-cuda="$CUDA_PATH"
+	make -j2 >make.log 2>&1 || { tail -30 make.log; die "make with libtool failed"; }
+	grep -q -- '-Wl,--whole-archive cugen-build/.libs/libkernels.a' make.log || die "libtool did not put the CUDA objects into libdemowrap"
+	nm -D .libs/libdemowrap.so | grep -q ' T demo_increment$' || die "libdemowrap.so lacks demo_increment"
+	for p in demo_conv demo_shared; do
+		./$p --help | grep -q 'archs 800,900' || die "$p --help"
+	done
+	./demo_shared >run.log 2>&1
+	rc=$?
+	[ $rc = 0 ] || [ $rc = 77 ] || { cat run.log; die "demo_shared exited $rc"; }
+else
+	echo "skipped the libtool part: no libtoolize (Debian: libtool)"
+fi
 echo ok
