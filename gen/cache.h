@@ -3,9 +3,11 @@
  * Owns: the cache directory's layout (DIR/xx/KEY/ with the files and a
  * manifest of their hashes; DIR/stats; DIR/lock), keys (the hash of the
  * device preprocess's output and of everything else that decides the
- * code: the rule, the arch, the toolkit and the host compiler), lookups
- * that verify what they copy out, atomic stores, least-recently-used
- * eviction beyond a size limit, and `cugen cache`. */
+ * code: the rule, the arch, the toolkit and the host compiler), the
+ * direct mode that skips the preprocessors (fe and device edges keyed by
+ * their command and source, with a manifest of the headers they read),
+ * lookups that verify what they copy out, atomic stores, least-recently-
+ * used eviction beyond a size limit, and `cugen cache`. */
 #ifndef CUGEN_CACHE_H
 #define CUGEN_CACHE_H
 

@@ -480,6 +480,30 @@ static gboolean prepare_target(Ctx *x, Target *t, GError **err)
 
 /* ---- CUDA TUs, split = arch ---- */
 
+/* The cache's direct mode around an edge's command:
+ *   { cugen cache direct-get KIND DIR FILES -- KEY VARS -- OUTS ||
+ *     { COMMAND && cugen cache direct-put KIND <the same>; }; }
+ * KEY hashes the command as written (its variables' values are VARS) with
+ * the toolkit's and host compiler's versions; FILES (the source, ...) are
+ * hashed by content; OUTS start with the depfile of the preprocess, whose
+ * headers the entry records (see cache.c). */
+static char *direct_wrap(Ctx *x, const char *kind, const char *command, const char *files, const char *outs)
+{
+	char *keytext = g_strdup_printf("direct %s\n%s\n%s %s\n%s", kind, command, x->tk->version,
+					x->tk->host_version, x->tk->target);
+	char *key = g_compute_checksum_for_string(G_CHECKSUM_SHA256, keytext, -1);
+	char *qdir = cg_sh_quote(x->cache);
+	char *req = g_strdup_printf("%s %s %s -- %s ${in} ${out} ${O} ${F}%s -- %s", kind, qdir, files, key,
+				    x->c->module_id_absolute ? " ${C}" : "", outs);
+	char *w = g_strdup_printf("{ %s cache direct-get %s || { %s && %s cache direct-put %s; }; }", cugen_q(x), req,
+				  command, cugen_q(x), req);
+	g_free(req);
+	g_free(qdir);
+	g_free(key);
+	g_free(keytext);
+	return w;
+}
+
 static Rule *make_cu_fe_rule(Ctx *x, TState *s)
 {
 	GString *c = g_string_new(NULL);
@@ -495,6 +519,13 @@ static Rule *make_cu_fe_rule(Ctx *x, TState *s)
 	measured(x, c);
 	render(c, s->pipe->cudafe);
 	g_string_append(c, " && cp ${out}.d ${O}/hdeps && rm -f ${O}/host.ii");
+	if (x->cache) {
+		/* direct mode (cache.c): restore fe.cpp, the module id and the
+		 * depfiles without running the host preprocess and cudafe++ */
+		char *wrapped = direct_wrap(x, "fe", c->str, "${in}", "${out}.d ${out} ${O}/id ${O}/hdeps");
+		g_string_assign(c, wrapped);
+		g_free(wrapped);
+	}
 	Rule *r = graph_rule(x->g, "cuda_fe", c->str, "CUDA fe ${out}", "${out}.d", "gcc", "host");
 	g_string_free(c, TRUE);
 	return r;
@@ -512,9 +543,9 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	render(c, pp);
 	g_ptr_array_free(pp, TRUE);
 	g_string_append(c, " && ");
-	char *cugen = cg_sh_quote(x->opt->cugen);
-	g_string_append_printf(c, "%s depdiff ${O}/hdeps ${O}/%s.full.d ${out}.d ${out} && ", cugen, pa->id);
-	g_free(cugen);
+	char *depdiff = g_strdup_printf("%s depdiff ${O}/hdeps ${O}/%s.full.d ${out}.d ${out}", cugen_q(x), pa->id);
+	if (!x->cache)
+		g_string_append_printf(c, "%s && ", depdiff);
 	GPtrArray *cicc = copy_argv(pa->cicc);
 	char *stub = g_strdup_printf(P_O "/%s.stub.c", pa->id);
 	subst(cicc, P_STUB, stub);
@@ -545,6 +576,15 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 					    x->c->module_id_absolute ? "${C}" : "", outs->str);
 		g_string_append_printf(c, "{ %s cache get %s || { %s && %s cache put %s; }; }", cugen_q(x), req,
 				       compile->str, cugen_q(x), req);
+		/* direct mode: the outputs and the device view's depfile (the
+		 * edge's own depfile is derived from it below) without the
+		 * device preprocess; depdiff runs after it, hit or miss */
+		char *dout = g_strdup_printf("${O}/%s.full.d%s", pa->id, outs->str);
+		char *wrapped = direct_wrap(x, "dev", c->str, "${in} ${O}/id", dout);
+		g_string_assign(c, wrapped);
+		g_string_append_printf(c, " && %s", depdiff);
+		g_free(wrapped);
+		g_free(dout);
 		g_free(req);
 		g_free(qdir);
 		g_free(key);
@@ -553,6 +593,7 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	} else {
 		g_string_append(c, compile->str);
 	}
+	g_free(depdiff);
 	g_string_free(compile, TRUE);
 	g_string_append_printf(c, " && rm -f ${O}/%s.ii ${O}/%s.c ${O}/%s.gpu",
 			       pa->id, pa->id, pa->id);
