@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -68,10 +69,18 @@ void cg_usage_error(GError **err, const char *fmt, ...)
 
 int cg_report(const GError *err)
 {
-	/* One line, whatever the message holds. */
+	/* One line, whatever the message holds: line breaks become spaces,
+	 * other control characters (a terminal escape in a file name) '?'. */
 	GString *s = g_string_new("cugen: ");
-	for (const char *p = err->message; *p; p++)
-		g_string_append_c(s, (*p == '\n' || *p == '\r') ? ' ' : *p);
+	for (const char *p = err->message; *p; p++) {
+		guchar c = (guchar)*p;
+		if (c == '\n' || c == '\r')
+			g_string_append_c(s, ' ');
+		else if ((c < 0x20 && c != '\t') || c == 0x7f)
+			g_string_append_c(s, '?');
+		else
+			g_string_append_c(s, *p);
+	}
 	fprintf(stderr, "%s\n", s->str);
 	g_string_free(s, TRUE);
 	if (err->domain == CUGEN_ERROR && err->code == CUGEN_ERROR_USAGE)
@@ -388,8 +397,15 @@ static gboolean make_dirs(const char *dir, GPtrArray *created, GError **err)
 	if (!ok)
 		return FALSE;
 	if (mkdir(dir, 0777) != 0) {
-		cg_error(err, "cannot create directory '%s': %s", dir,
-			 g_strerror(errno));
+		int e = errno;
+		/* stat() failed but the name exists: a link to nowhere */
+		char *to = e == EEXIST ? g_file_read_link(dir, NULL) : NULL;
+		if (to)
+			cg_error(err, "cannot create directory '%s': it is a symbolic link to '%s', which does not exist",
+				 dir, to);
+		else
+			cg_error(err, "cannot create directory '%s': %s", dir, g_strerror(e));
+		g_free(to);
 		return FALSE;
 	}
 	g_ptr_array_add(created, g_strdup(dir));
@@ -413,6 +429,21 @@ static gboolean write_all(int fd, const char *p, gsize n)
 
 gboolean stage_commit(Stage *st, GError **err)
 {
+	/* A file size limit (ulimit -f) makes write() fail with EFBIG, not
+	 * kill us with temporaries left behind; an interrupt (Ctrl-C, ninja
+	 * stopping a regeneration) waits until every file is renamed into
+	 * place or every temporary is removed. */
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_xfsz;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGXFSZ, &ign, &old_xfsz);
+	sigset_t stop, old_mask;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigaddset(&stop, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &stop, &old_mask);
+
 	GPtrArray *created = g_ptr_array_new_with_free_func(g_free);
 	gboolean ok = TRUE;
 	guint written = 0;
@@ -480,6 +511,8 @@ gboolean stage_commit(Stage *st, GError **err)
 			rmdir(g_ptr_array_index(created, i - 1));
 	}
 	g_ptr_array_free(created, TRUE);
+	sigaction(SIGXFSZ, &old_xfsz, NULL);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	return ok;
 }
 

@@ -1,0 +1,4 @@
+out.o: a\ b.h c$$d.h \
+ e\#f.h \
+ g\\h.h
+x y: z w

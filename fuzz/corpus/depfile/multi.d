@@ -1,0 +1,4 @@
+a.o b.o: x.h
+
+y.o: \
+  /usr/include/stdio.h /abs/p:q.h
