@@ -13,24 +13,6 @@
 #include "template.h"
 #include "util.h"
 
-typedef struct {
-	char *arch;
-	double cost;
-} ArchCost;
-
-static gint by_cost(gconstpointer a, gconstpointer b)
-{
-	const ArchCost *x = a, *y = b;
-	if (x->cost != y->cost)
-		return x->cost > y->cost ? -1 : 1;
-	return strcmp(x->arch, y->arch);
-}
-
-static void free_gstring(gpointer p)
-{
-	g_string_free(p, TRUE);
-}
-
 int cmd_ci(int argc, char **argv)
 {
 	char *provider = NULL, *output = NULL, *image = NULL;
@@ -63,7 +45,7 @@ int cmd_ci(int argc, char **argv)
 	char *known = g_strjoinv(", ", (char **)providers->pdata);
 	int rc = 0;
 	GString *jobs = g_string_new(NULL), *needs = g_string_new(NULL);
-	GArray *costs = g_array_new(FALSE, FALSE, sizeof(ArchCost));
+	GArray *costs = NULL;
 	if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
 		cg_usage_error(&err, "%s (see 'cugen ci --help')", e->message);
 		g_error_free(e);
@@ -97,42 +79,15 @@ int cmd_ci(int argc, char **argv)
 	if (!setup_generate(&a, &gen, &err))
 		goto out;
 	/* compile cost of each arch, summed over its device edges */
-	for (guint i = 0; i < gen.g->edges->len; i++) {
-		Edge *ed = g_ptr_array_index(gen.g->edges, i);
-		if (ed->kind != EK_DEV && ed->kind != EK_NVLINK)
-			continue;
-		ArchCost *found = NULL;
-		for (guint k = 0; k < costs->len; k++)
-			if (strcmp(g_array_index(costs, ArchCost, k).arch, ed->arch) == 0)
-				found = &g_array_index(costs, ArchCost, k);
-		if (!found) {
-			ArchCost c = { g_strdup(ed->arch), 0 };
-			g_array_append_val(costs, c);
-			found = &g_array_index(costs, ArchCost, costs->len - 1);
-		}
-		found->cost += ed->cost;
-	}
+	costs = plan_arch_costs(gen.g);
 	/* a PTX-only arch rides with its SASS arch: --archs names arch ids */
 	if ((guint)nshards > costs->len) {
 		cg_usage_error(&err, "%d shards for %u archs: use --shards %u or fewer", nshards, costs->len, costs->len);
 		goto out;
 	}
-	g_array_sort(costs, by_cost);
-	GPtrArray *shard_archs = g_ptr_array_new_with_free_func(free_gstring);
+	char **shard_archs = g_new0(char *, nshards + 1);
 	double *load = g_new0(double, nshards);
-	for (int i = 0; i < nshards; i++)
-		g_ptr_array_add(shard_archs, g_string_new(NULL));
-	for (guint k = 0; k < costs->len; k++) {
-		/* largest first, to the shard with the least so far */
-		int best = 0;
-		for (int i = 1; i < nshards; i++)
-			if (load[i] < load[best])
-				best = i;
-		ArchCost *c = &g_array_index(costs, ArchCost, k);
-		load[best] += c->cost;
-		GString *s = g_ptr_array_index(shard_archs, best);
-		g_string_append_printf(s, "%s%s", s->len ? " " : "", strchr(c->arch, '_') + 1);
-	}
+	plan_balance(costs, nshards, shard_archs, load);
 	char *setup_args = g_strdup(a.profile ? a.profile : "");
 	if (a.profile) {
 		g_free(setup_args);
@@ -142,8 +97,7 @@ int cmd_ci(int argc, char **argv)
 	char *shard_tmpl = g_strdup_printf("ci-%s-shard.yml.in", provider);
 	for (int i = 0; i < nshards; i++) {
 		char *n = g_strdup_printf("%d", i + 1);
-		GString *s = g_ptr_array_index(shard_archs, i);
-		const char *vars[] = { "N", n, "ARCHS", s->str, "IMAGE", img, NULL };
+		const char *vars[] = { "N", n, "ARCHS", shard_archs[i], "IMAGE", img, NULL };
 		char *job = template_expand(shard_tmpl, vars);
 		g_string_append(jobs, job);
 		g_string_append_printf(needs, "%sshard-%s", i ? ", " : "", n);
@@ -168,18 +122,17 @@ int cmd_ci(int argc, char **argv)
 	}
 	for (int i = 0; i < nshards; i++)
 		fprintf(stderr, "cugen: ci: shard %d: archs %s (cost %.0f s)\n", i + 1,
-			((GString *)g_ptr_array_index(shard_archs, i))->str, load[i]);
+			shard_archs[i], load[i]);
 	g_free(text);
 	g_free(setup_args);
 	g_free(load);
-	g_ptr_array_free(shard_archs, TRUE);
+	g_strfreev(shard_archs);
 out:
 	if (err)
 		rc = cg_report(err);
 	g_clear_error(&err);
-	for (guint k = 0; k < costs->len; k++)
-		g_free(g_array_index(costs, ArchCost, k).arch);
-	g_array_free(costs, TRUE);
+	if (costs)
+		plan_arch_costs_free(costs);
 	g_string_free(jobs, TRUE);
 	g_string_free(needs, TRUE);
 	g_free(known);

@@ -15,6 +15,7 @@ int cmd_manifest(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_combine(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 int cmd_slot(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
 

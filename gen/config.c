@@ -9,11 +9,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <ini.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "runner.h"
 #include "util.h"
 
 #define MAX_LINE (64 * 1024)
@@ -36,7 +39,7 @@ static const char *const target_keys[] = {
 };
 static const char *const profile_own_keys[] = {
 	"jobs", "memory", "job_memory", "archs", "split", "threads",
-	"split_compile", NULL
+	"split_compile", "runner", "time_limit", NULL
 };
 static const char *const section_names[] = {
 	"project", "cuda", "toolchain", "target", "profile", NULL
@@ -220,6 +223,15 @@ static void strip_inline_comment(char *s)
 	}
 }
 
+/* The first control character other than tab in s, or NULL. */
+static const char *first_control(const char *s)
+{
+	for (; *s; s++)
+		if ((guchar)*s < 0x20 && *s != '\t')
+			return s;
+	return NULL;
+}
+
 /* inih's reader: hands over one line at a time, so we know its number. */
 static char *read_line(char *buf, int size, void *stream)
 {
@@ -237,6 +249,13 @@ static char *read_line(char *buf, int size, void *stream)
 		text[n - 1] = '\0';
 	if (strlen(text) != n - (n && start[n - 1] == '\r')) {
 		reader_fail(r, r->line, "NUL byte in line");
+		text[0] = '\0';
+	}
+	const char *ctl = first_control(text);
+	if (ctl) {
+		/* an escape in a message, or 0x1d (the command templates'
+		 * placeholder mark) in a flag, would do harm downstream */
+		reader_fail(r, r->line, "control character 0x%02x in line (only tab is allowed)", (guchar)*ctl);
 		text[0] = '\0';
 	}
 	if (n + 2 >= (gsize)size || n >= MAX_LINE) {
@@ -352,19 +371,41 @@ static void explain_line(Reader *r, int line)
 
 static GPtrArray *read_ini(const char *path, const char *shown, GError **err)
 {
-	gsize len = 0;
-	GError *e = NULL;
-	char *data = NULL;
+	/* Opened without blocking and checked before reading: a FIFO would
+	 * wait for a writer forever, /dev/zero never end. */
 	struct stat sb;
-	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		cg_error(err, "'%s' is a directory, not an INI file", shown);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &sb) != 0) {
+		cg_error(err, "cannot read '%s': %s", shown, g_strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return NULL;
 	}
-	if (!g_file_get_contents(path, &data, &len, &e)) {
-		cg_error(err, "cannot read '%s': %s", shown, e->message);
-		g_error_free(e);
+	if (!S_ISREG(sb.st_mode)) {
+		if (S_ISDIR(sb.st_mode))
+			cg_error(err, "'%s' is a directory, not an INI file", shown);
+		else
+			cg_error(err, "'%s' is not a regular file", shown);
+		close(fd);
 		return NULL;
 	}
+	GString *buf = g_string_sized_new(sb.st_size + 1);
+	char chunk[65536];
+	ssize_t n;
+	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			cg_error(err, "cannot read '%s': %s", shown, g_strerror(errno));
+			g_string_free(buf, TRUE);
+			close(fd);
+			return NULL;
+		}
+		g_string_append_len(buf, chunk, n);
+	}
+	close(fd);
+	gsize len = buf->len;
+	char *data = g_string_free(buf, FALSE);
 	Reader r = { 0 };
 	r.file = g_intern_string(shown);
 	r.data = data;
@@ -461,6 +502,11 @@ static gboolean apply_define(GPtrArray *secs, const char *def, GError **err)
 	const char *eq = strchr(def, '=');
 	if (!eq) {
 		cg_usage_error(err, "-D %s: expected SECTION.KEY=VALUE", def);
+		return FALSE;
+	}
+	const char *ctl = first_control(def);
+	if (ctl) {
+		cg_error(err, "-D %s: control character 0x%02x in the value", def, (guchar)*ctl);
 		return FALSE;
 	}
 	char *lhs = g_strndup(def, eq - def);
@@ -839,6 +885,9 @@ static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, 
 				if (strpbrk(g_ptr_array_index(files, k), "\n\r")) {
 					entry_error(err, e, "glob '%s' matches a file whose name contains a newline", w);
 					ok = FALSE;
+				} else if (first_control(g_ptr_array_index(files, k))) {
+					entry_error(err, e, "glob '%s' matches a file whose name contains a control character", w);
+					ok = FALSE;
 				}
 			char *dir = g_path_get_dirname(abs);
 			if (!g_ptr_array_find_with_equal_func(c->glob_dirs, dir, g_str_equal, NULL))
@@ -849,6 +898,8 @@ static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, 
 			if (!path_is_file(abs)) {
 				if (path_is_dir(abs))
 					entry_error(err, e, "source '%s' is a directory", w);
+				else if (g_file_test(abs, G_FILE_TEST_EXISTS))
+					entry_error(err, e, "source '%s' is not a regular file", w);
 				else
 					entry_error(err, e, "source file '%s' not found", w);
 				ok = FALSE;
@@ -1249,6 +1300,37 @@ static gboolean apply_profile(Config *c, GPtrArray *secs, const char *name, GErr
 	return TRUE;
 }
 
+/* On CI, without --profile: the profile named for the CI provider, else
+ * one named ci, if the file has it. why says which variable chose it. */
+static const char *ci_profile(GPtrArray *secs, char **why)
+{
+	static const struct { const char *var, *name; } providers[] = {
+		{ "GITHUB_ACTIONS", "github" },
+		{ "GITLAB_CI", "gitlab" },
+		{ "TF_BUILD", "azure" },
+	};
+	const char *ci = g_getenv("CI");
+	const char *because = NULL;
+	if (ci && (g_ascii_strcasecmp(ci, "true") == 0 || strcmp(ci, "1") == 0))
+		because = "CI";
+	for (gsize i = 0; i < G_N_ELEMENTS(providers); i++) {
+		const char *v = g_getenv(providers[i].var);
+		if (!v || !*v || g_ascii_strcasecmp(v, "false") == 0)
+			continue;
+		if (find_section(secs, SEC_PROFILE, providers[i].name)) {
+			*why = g_strdup_printf("%s=%s", providers[i].var, v);
+			return providers[i].name;
+		}
+		if (!because)
+			because = providers[i].var;
+	}
+	if (because && find_section(secs, SEC_PROFILE, "ci")) {
+		*why = g_strdup_printf("%s=%s", because, g_getenv(because));
+		return "ci";
+	}
+	return NULL;
+}
+
 static void profile_values_free(Profile *p)
 {
 	g_free(p->jobs);
@@ -1256,6 +1338,7 @@ static void profile_values_free(Profile *p)
 	g_free(p->job_memory);
 	g_free(p->threads);
 	g_free(p->split_compile);
+	g_free(p->runner);
 }
 
 /* Validate a profile's own keys into pr (every profile is checked, so a
@@ -1288,6 +1371,20 @@ static gboolean read_profile_values(Section *p, Profile *pr, GError **err)
 	if (!get_choice(p, "split", split_values, SPLIT_AUTO, &v, err))
 		return FALSE;
 	pr->split = v;
+	Entry *e = find_entry(p, "time_limit");
+	pr->time_limit = 0;
+	if (e) {
+		char *t = g_strstrip(g_strdup(e->value));
+		gboolean ok = runner_parse_duration(t, &pr->time_limit);
+		if (!ok)
+			entry_error(err, e, "invalid time_limit '%s' (expected a duration such as 6h, 90m or 3600s, or none)", t);
+		g_free(t);
+		if (!ok)
+			return FALSE;
+	}
+	e = find_entry(p, "runner");
+	g_free(pr->runner);
+	pr->runner = e ? g_strstrip(g_strdup(e->value)) : NULL;
 	return TRUE;
 }
 
@@ -1387,6 +1484,7 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 	c->ar_loc = entry_loc(tc, "ar");
 	c->objcopy_loc = entry_loc(tc, "objcopy");
 	c->launcher_loc = entry_loc(tc, "launcher");
+	c->target_loc = entry_loc(tc, "target");
 	c->cache = get_str(tc, "cache", "");
 	c->target_triple = get_str(tc, "target", "");
 	if (!check_words(tc, "cflags", err) || !check_words(tc, "cxxflags", err) ||
@@ -1452,8 +1550,11 @@ Config *config_load(const ConfigOptions *opt, GError **err)
 	gboolean ok = TRUE;
 	for (char **d = opt->defines; ok && d && *d; d++)
 		ok = apply_define(secs, *d, err);
-	if (ok && opt->profile)
-		ok = apply_profile(c, secs, opt->profile, err);
+	const char *profile = opt->profile;
+	if (ok && !profile && opt->ci_profile)
+		profile = ci_profile(secs, &c->profile_why);
+	if (ok && profile)
+		ok = apply_profile(c, secs, profile, err);
 	if (ok && !c->profile) {
 		/* No profile: every planner setting is "auto". */
 		Profile *pr = g_new0(Profile, 1);
@@ -1514,5 +1615,6 @@ void config_free(Config *c)
 	g_hash_table_destroy(c->by_name);
 	g_ptr_array_free(c->glob_dirs, TRUE);
 	g_ptr_array_free(c->profiles, TRUE);
+	g_free(c->profile_why);
 	g_free(c);
 }

@@ -71,6 +71,8 @@ typedef struct {
 	SplitMode split;
 	char *threads;
 	char *split_compile;
+	char *runner;        /* the runner it was written for (cugen profile), or NULL */
+	double time_limit;   /* seconds a CI job may run; 0: none */
 } Profile;
 
 typedef struct {
@@ -99,6 +101,7 @@ typedef struct {
 	GHashTable *by_name; /* name -> Target* */
 	GPtrArray *glob_dirs;/* directories that globs read (regenerate on change) */
 	GPtrArray *profiles; /* names of all profiles */
+	char *profile_why;   /* why the profile was chosen without --profile, or NULL */
 } Config;
 
 typedef struct {
@@ -106,6 +109,8 @@ typedef struct {
 	const char *profile;    /* --profile, or NULL */
 	const char *archs;      /* --archs, or NULL */
 	char **defines;         /* -D SECTION.KEY=VALUE, NULL-terminated */
+	gboolean ci_profile;    /* without --profile, on CI: use the profile named
+				 * for the CI provider (github, gitlab, azure), else ci */
 } ConfigOptions;
 
 Config *config_load(const ConfigOptions *opt, GError **err);

@@ -17,6 +17,7 @@ static const struct {
 	{ "setup", cmd_setup, "write the build graph (the default command)" },
 	{ "plan", cmd_plan, "print the plan: edges per kind, pools, threads, why" },
 	{ "ci", cmd_ci, "write a CI workflow: per-arch shards and a combine job" },
+	{ "profile", cmd_profile, "write a [profile] for a CI runner, this machine or CORES:MEMORY" },
 	{ "cache", cmd_cache, "the per-arch compile cache: --stats, --clear" },
 	{ "combine", cmd_combine, "build the final artifacts from per-arch shard outputs" },
 	{ "inspect", cmd_inspect, "list the GPU images in objects, libraries, executables" },

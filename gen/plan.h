@@ -45,4 +45,37 @@ void plan_clear(Plan *p);
 /* Bytes from "7G", "512M", "1.5GiB", "2048" (bytes). */
 guint64 plan_parse_size(const char *s);
 
+/* The device compile work of each arch built (its device edges' expected
+ * costs, summed), costliest first. */
+typedef struct {
+	char *arch;      /* "sm_90" */
+	double cost;     /* seconds */
+} ArchCost;
+GArray *plan_arch_costs(Graph *g);
+void plan_arch_costs_free(GArray *costs);
+/* Split the archs into n shards, costliest arch first to the shard with
+ * the least work so far. Per shard: its arch ids ("80 90") in archs, its
+ * work in load (n entries). */
+void plan_balance(GArray *costs, int n, char **archs, double *load);
+
+/* Will the build fit a CI job's time limit? */
+typedef struct {
+	double limit;           /* the profile's time_limit, seconds */
+	int cores;
+	double estimate;        /* wall seconds for the whole build on cores */
+	guint timed, edges;     /* edges timed by .ninja_log, of all */
+	int shards;             /* 0: fits; N: the fewest shards that fit; -1: none do */
+	double shard_estimate;  /* the longest shard job, with that many shards */
+	double combine_estimate;/* the combine job */
+	int archs;              /* archs built */
+} TimeCheck;
+/* Estimates the build's wall time on the plan's cores from the durations
+ * in builddir/.ninja_log (each output's latest; the planner's estimates
+ * for edges the log lacks), and the fewest shards whose jobs (the front
+ * ends and their archs' device compiles) and combine job (the rest) each
+ * fit in 90% of the limit. */
+void plan_time_check(Graph *g, const Plan *p, const char *builddir, double limit, TimeCheck *tc);
+/* One line for a check that does not fit, or NULL. */
+char *plan_time_warning(const TimeCheck *tc, const char *profile, const char *runner);
+
 #endif

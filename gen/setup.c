@@ -25,6 +25,7 @@
 #include "plan.h"
 #include "template.h"
 #include "toolkit.h"
+#include "runner.h"
 #include "util.h"
 
 void setup_args_clear(SetupArgs *a)
@@ -140,7 +141,7 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 			cg_error(err, "no project file '%s' (write a cugen.ini, or give -f FILE)", a->file);
 		return FALSE;
 	}
-	ConfigOptions co = { a->file, a->profile, a->archs, a->defines };
+	ConfigOptions co = { a->file, a->profile, a->archs, a->defines, !a->machine };
 	gen->c = config_load(&co, err);
 	if (!gen->c)
 		return FALSE;
@@ -182,8 +183,11 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 regen_done:
 	eo->regen_args = regen;
 	eo->verbose = a->verbose;
-	machine_probe(&gen->m);
-	gen->history = history_load(gen->builddir);
+	if (a->machine)
+		gen->m = *a->machine;
+	else
+		machine_probe(&gen->m);
+	gen->history = a->no_history ? NULL : history_load(gen->builddir);
 	gen->g = plan_make(gen->c, &gen->m, gen->history, build_graph, gen, &gen->info, &gen->plan, err);
 	return gen->g != NULL;
 }
@@ -298,13 +302,16 @@ int cmd_setup(int argc, char **argv)
 		goto out;
 	char *written = strcmp(a.backend, "automake") == 0 ? g_build_filename(gen.c->srcdir, "cugen.mk", NULL)
 			: g_build_filename(a.builddir, strcmp(a.backend, "make") == 0 ? "Makefile" : "build.ninja", NULL);
-	printf("cugen: %s: %u targets, %u TUs (%u CUDA, %u C/C++), archs %s, %u edges, "
+	char *prof = gen.c->profile_why ? g_strdup_printf("profile %s (%s), ", gen.c->profile->name, gen.c->profile_why)
+			: a.profile ? g_strdup_printf("profile %s, ", a.profile) : g_strdup("");
+	printf("cugen: %s: %s%u targets, %u TUs (%u CUDA, %u C/C++), archs %s, %u edges, "
 	       "pools device=%d host=%d link=%d -> %s\n",
-	       gen.c->name, gen.info.targets, gen.info.cuda_tus + gen.info.host_tus,
+	       gen.c->name, prof, gen.info.targets, gen.info.cuda_tus + gen.info.host_tus,
 	       gen.info.cuda_tus, gen.info.host_tus,
 	       *gen.info.archs ? gen.info.archs : "none", real_edges(gen.g),
 	       gen.plan.device, gen.plan.host, gen.plan.link, written);
 	g_free(written);
+	g_free(prof);
 	if (a.verbose)
 		for (guint i = 0; i < gen.plan.why->len; i++)
 			printf("  %s\n", (char *)g_ptr_array_index(gen.plan.why, i));
@@ -319,6 +326,8 @@ out:
 
 int cmd_plan(int argc, char **argv)
 {
+	TimeCheck tc = { 0 };
+	char *late = NULL;
 	SetupArgs a = { 0 };
 	GError *err = NULL;
 	Generated gen = { 0 };
@@ -330,6 +339,11 @@ int cmd_plan(int argc, char **argv)
 	guint counts[EK_COUNT];
 	count_edges(gen.g, counts);
 	Plan *pl = &gen.plan;
+	const Profile *pr = gen.c->profile;
+	if (pr->time_limit > 0) {
+		plan_time_check(gen.g, pl, gen.builddir, pr->time_limit, &tc);
+		late = plan_time_warning(&tc, pr->name, pr->runner);
+	}
 	if (a.json) {
 		GString *o = g_string_new("{\n");
 		g_string_append_printf(o, "  \"machine\": {\"cores\": %d, \"cores_from\": \"%s\", \"memory\": %" G_GUINT64_FORMAT
@@ -368,7 +382,16 @@ int cmd_plan(int argc, char **argv)
 			g_string_append_printf(o, "%s\"%s\"", shown ? ", " : "", EDGE_AT(e->outs, 0));
 			shown++;
 		}
-		g_string_append(o, "],\n  \"why\": [");
+		g_string_append(o, "],\n");
+		if (gen.c->profile->name)
+			g_string_append_printf(o, "  \"profile\": \"%s\",\n", gen.c->profile->name);
+		if (pr->time_limit > 0)
+			g_string_append_printf(o, "  \"time_limit\": {\"limit_seconds\": %.0f, \"estimate_seconds\": %.0f, \"cores\": %d, "
+					       "\"timed_edges\": %u, \"edges\": %u, \"fits\": %s, \"shards\": %d, "
+					       "\"shard_estimate_seconds\": %.0f, \"combine_estimate_seconds\": %.0f},\n",
+					       tc.limit, tc.estimate, tc.cores, tc.timed, tc.edges, late ? "false" : "true",
+					       tc.shards, tc.shard_estimate, tc.combine_estimate);
+		g_string_append(o, "  \"why\": [");
 		for (guint i = 0; i < pl->why->len; i++) {
 			g_string_append(o, i ? ",\n    \"" : "\n    \"");
 			for (const char *c = g_ptr_array_index(pl->why, i); *c; c++) {
@@ -410,9 +433,19 @@ int cmd_plan(int argc, char **argv)
 	printf("\nwhy:\n");
 	for (guint i = 0; i < pl->why->len; i++)
 		printf("  %s\n", (char *)g_ptr_array_index(pl->why, i));
+	if (pr->time_limit > 0 && !late) {
+		char *est = runner_format_duration(tc.estimate), *lim = runner_format_duration(tc.limit);
+		printf("time limit: about %s on %d cores (%u of %u edges timed by .ninja_log), within the %s job limit\n",
+		       est, tc.cores, tc.timed, tc.edges, lim);
+		g_free(est);
+		g_free(lim);
+	}
 	printf("run: ninja -C %s (the pools bound each kind of job; -j%d bounds them together)\n",
 	       a.builddir, pl->recommended_j);
 out:
+	if (late)
+		cg_warn("%s", late);
+	g_free(late);
 	if (err)
 		rc = cg_report(err);
 	g_clear_error(&err);

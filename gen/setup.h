@@ -16,6 +16,8 @@ typedef struct {
 	char **defines;
 	char **regen;          /* arguments the regeneration edge uses instead */
 	gboolean verbose, json;
+	const Machine *machine;/* plan for this machine instead of probing (no CI profile then) */
+	gboolean no_history;   /* plan with the defaults, not the last build's measurements */
 } SetupArgs;
 
 typedef struct {
