@@ -371,7 +371,13 @@ gboolean archset_equal(const ArchSet *a, const ArchSet *b)
 {
 	if (a->archs->len != b->archs->len)
 		return FALSE;
-	return memcmp(a->archs->data, b->archs->data, a->archs->len * sizeof(Arch)) == 0;
+	/* field by field: memcmp would read the struct's padding */
+	for (guint i = 0; i < a->archs->len; i++) {
+		const Arch *x = &g_array_index(a->archs, Arch, i), *y = &g_array_index(b->archs, Arch, i);
+		if (x->num != y->num || x->suffix != y->suffix || !x->sass != !y->sass || !x->ptx != !y->ptx)
+			return FALSE;
+	}
+	return TRUE;
 }
 
 void archset_free(ArchSet *s)

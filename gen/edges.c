@@ -114,35 +114,62 @@ static void append_literal(GString *out, const char *s, gsize n)
 	g_free(piece);
 }
 
-static void render_arg(GString *out, const char *arg)
+/* The placeholder at p (a mark, a known name, a mark), or NULL: a mark
+ * that is not one (a path may hold the byte) is a literal byte. */
+static const char *placeholder(const char *p, gsize *len)
+{
+	static const char *const names[] = { "O", "F", "C", "IN", "OUT", "STUB", "REG" };
+	for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
+		gsize n = strlen(names[i]);
+		if (strncmp(p + 1, names[i], n) == 0 && p[1 + n] == PH) {
+			*len = n + 2;
+			return names[i];
+		}
+	}
+	return NULL;
+}
+
+/* One argument of a template (pipeline.h): placeholders become ninja
+ * variables, the rest is quoted. */
+static void render_template_arg(GString *out, const char *arg)
 {
 	if (out->len && out->str[out->len - 1] != ' ')
 		g_string_append_c(out, ' ');
-	const char *p = arg;
-	while (*p) {
-		const char *ph = strchr(p, PH);
-		if (!ph) {
-			append_literal(out, p, strlen(p));
-			break;
+	const char *p = arg, *lit = arg;
+	/* literal text is quoted in runs, up to each placeholder */
+	while ((p = strchr(p, PH))) {
+		gsize len = 0;
+		const char *name = placeholder(p, &len);
+		if (!name) {
+			p++;
+			continue;
 		}
-		append_literal(out, p, ph - p);
-		const char *end = strchr(ph + 1, PH);
-		char *name = g_strndup(ph + 1, end - ph - 1);
+		append_literal(out, lit, p - lit);
 		if (strcmp(name, "IN") == 0)
 			g_string_append(out, "${in}");
 		else if (strcmp(name, "OUT") == 0)
 			g_string_append(out, "${out}");
 		else
 			g_string_append_printf(out, "${%s}", name);
-		g_free(name);
-		p = end + 1;
+		p += len;
+		lit = p;
 	}
+	append_literal(out, lit, strlen(lit));
+}
+
+/* One literal argument (a tool, a flag, a path: never a placeholder, even
+ * where it holds the mark byte). */
+static void render_arg(GString *out, const char *arg)
+{
+	if (out->len && out->str[out->len - 1] != ' ')
+		g_string_append_c(out, ' ');
+	append_literal(out, arg, strlen(arg));
 }
 
 static void render(GString *out, GPtrArray *argv)
 {
 	for (guint i = 0; i < argv->len; i++)
-		render_arg(out, g_ptr_array_index(argv, i));
+		render_template_arg(out, g_ptr_array_index(argv, i));
 }
 
 static void render_words(GString *out, const char *words)
@@ -174,6 +201,23 @@ static void subst(GPtrArray *argv, const char *ph, const char *value)
 		g_strfreev(parts);
 		g_free(a);
 	}
+}
+
+/* ---- outputs written whole ----
+ * The tools write their outputs in place (O_TRUNC on the final name):
+ * killed mid-write, they leave a partial file under the output's name. ninja
+ * trusts it when its log still has the output's entry (the output was
+ * deleted by hand or by `ninja -t clean` and this was its rebuild), make
+ * whenever it is newer than its prerequisites. So every edge has its tools
+ * write each declared output (explicit and implicit) under NAME.tmp and, as
+ * its last step, renames them into place: a name ninja or make sees holds a
+ * whole output or nothing. Names the tools embed in their outputs stay the
+ * real ones (the host stub's line markers, ar's member names). */
+#define TMP ".tmp"
+
+static void publish(GString *c, const char *path)
+{
+	g_string_append_printf(c, " && mv -f %s" TMP " %s", path, path);
 }
 
 /* Prefix a step with `cugen exec`, which logs its peak memory and CPU
@@ -517,15 +561,19 @@ static Rule *make_cu_fe_rule(Ctx *x, TState *s)
 	g_ptr_array_free(pp, TRUE);
 	g_string_append(c, " && ");
 	measured(x, c);
-	render(c, s->pipe->cudafe);
+	GPtrArray *fe = copy_argv(s->pipe->cudafe);
+	subst(fe, P_O "/fe.cpp", P_O "/fe.cpp" TMP);
+	render(c, fe);
+	g_ptr_array_free(fe, TRUE);
 	g_string_append(c, " && cp ${out}.d ${O}/hdeps && rm -f ${O}/host.ii");
 	if (x->cache) {
 		/* direct mode (cache.c): restore fe.cpp, the module id and the
 		 * depfiles without running the host preprocess and cudafe++ */
-		char *wrapped = direct_wrap(x, "fe", c->str, "${in}", "${out}.d ${out} ${O}/id ${O}/hdeps");
+		char *wrapped = direct_wrap(x, "fe", c->str, "${in}", "${out}.d ${O}/fe.cpp" TMP " ${O}/id ${O}/hdeps");
 		g_string_assign(c, wrapped);
 		g_free(wrapped);
 	}
+	g_string_append(c, " && mv -f ${O}/fe.cpp" TMP " ${out}");
 	Rule *r = graph_rule(x->g, "cuda_fe", c->str, "CUDA fe ${out}", "${out}.d", "gcc", "host");
 	g_string_free(c, TRUE);
 	return r;
@@ -550,23 +598,45 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	char *stub = g_strdup_printf(P_O "/%s.stub.c", pa->id);
 	subst(cicc, P_STUB, stub);
 	g_free(stub);
+	/* the declared outputs under temporary names (the PTX also where
+	 * ptxas reads it), renamed into place at the end */
+	GPtrArray *ptxas = pa->ptxas ? copy_argv(pa->ptxas) : NULL;
+	GPtrArray *declared = g_ptr_array_new_with_free_func(g_free);
+	if (ptxas) {
+		char *cubin = g_strdup_printf(P_O "/sm_%s.cubin", pa->id);
+		char *tmp = g_strconcat(cubin, TMP, NULL);
+		subst(ptxas, cubin, tmp);
+		g_free(tmp);
+		g_free(cubin);
+		g_ptr_array_add(declared, g_strdup_printf("${O}/sm_%s.cubin", pa->id));
+	}
+	if (!ptxas || a->ptx) {
+		const char *ext = pa->lto ? "ltoir" : "ptx";
+		char *ir = g_strdup_printf(P_O "/compute_%s.%s", pa->id, ext);
+		char *tmp = g_strconcat(ir, TMP, NULL);
+		subst(cicc, ir, tmp);
+		if (ptxas)
+			subst(ptxas, ir, tmp);
+		g_free(tmp);
+		g_free(ir);
+		g_ptr_array_add(declared, g_strdup_printf("${O}/compute_%s.%s", pa->id, ext));
+	}
 	GString *compile = g_string_new(NULL);
 	measured(x, compile);
 	render(compile, cicc);
 	g_ptr_array_free(cicc, TRUE);
-	if (pa->ptxas) {
+	if (ptxas) {
 		g_string_append(compile, " &&");
 		measured(x, compile);
-		render(compile, pa->ptxas);
+		render(compile, ptxas);
+		g_ptr_array_free(ptxas, TRUE);
 	}
 	if (x->cache) {
 		/* the cache: what cicc and ptxas make, keyed by the preprocessed
 		 * input, the module id and everything in the commands */
 		GString *outs = g_string_new(NULL);
-		if (pa->ptxas)
-			g_string_append_printf(outs, " ${O}/sm_%s.cubin", pa->id);
-		if (!pa->ptxas || a->ptx)
-			g_string_append_printf(outs, " ${O}/compute_%s.%s", pa->id, pa->lto ? "ltoir" : "ptx");
+		for (guint i = 0; i < declared->len; i++)
+			g_string_append_printf(outs, " %s" TMP, (char *)g_ptr_array_index(declared, i));
 		g_string_append_printf(outs, " ${O}/%s.stub.c", pa->id);
 		char *keytext = g_strdup_printf("%s\n%s\n%s %s\n%s", compile->str, pa->id,
 						x->tk->version, x->tk->host_version, x->tk->target);
@@ -599,6 +669,9 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 			       pa->id, pa->id, pa->id);
 	if (pa->ptxas && !a->ptx)
 		g_string_append_printf(c, " ${O}/compute_%s.ptx", pa->id);
+	for (guint i = 0; i < declared->len; i++)
+		publish(c, g_ptr_array_index(declared, i));
+	g_ptr_array_free(declared, TRUE);
 	char *stem = g_strdup_printf("cuda_dev_%s", pa->id);
 	char *name = arch_image_name(a);
 	char *desc = g_strdup_printf("CUDA %s ${out}", name);
@@ -644,7 +717,9 @@ static Rule *make_cu_syntax_stub_rule(Ctx *x, TState *s)
 	g_string_append_printf(c, " && %s depdiff ${O}/hdeps ${O}/syntax.full.d ${out}.d ${out} && ", cugen);
 	g_free(cugen);
 	GPtrArray *cicc = copy_argv(pa->cicc);
-	subst(cicc, P_STUB, P_O "/stub.c");
+	/* cicc names the stub in its line markers: `cugen stub` writes it
+	 * under its own name (through a temporary file and a rename) */
+	subst(cicc, P_STUB, P_O "/syntax.stub.c");
 	subst(cicc, ii, P_O "/syntax.ii");
 	char *f = g_strdup_printf(P_O "/%s.c", pa->id);
 	subst(cicc, f, P_O "/syntax.c");
@@ -664,7 +739,11 @@ static Rule *make_cu_syntax_stub_rule(Ctx *x, TState *s)
 	measured(x, c);
 	render(c, cicc);
 	g_ptr_array_free(cicc, TRUE);
-	g_string_append(c, " && rm -f ${O}/syntax.ii ${O}/syntax.c ${O}/syntax.gpu ${O}/syntax.ptx");
+	g_string_append(c, " && rm -f ${O}/syntax.ii ${O}/syntax.c ${O}/syntax.gpu ${O}/syntax.ptx && ");
+	/* (`cugen stub` leaves an unchanged stub alone; this rule has no
+	 * restat, so the stub gets a new time as before) */
+	g_string_append_printf(c, "%s stub ${O}/syntax.stub.c ${out} && rm -f ${O}/syntax.stub.c && touch ${out}",
+			       cugen_q(x));
 	g_free(ii);
 	Rule *r = graph_rule(x->g, "cuda_stub_syntax", c->str, "CUDA stub ${out}", "${out}.d", "gcc", "device");
 	g_string_free(c, TRUE);
@@ -698,8 +777,9 @@ static Rule *make_cu_fatbin_rule(Ctx *x, TState *s)
 	 * edges on a chain before it has timings, no extra link in the chain) */
 	g_string_append(c, " --create=${O}/fatbin &&");
 	render_arg(c, x->c->objcopy);
-	g_string_append_printf(c, " --update-section %s=${O}/fatbin ${O}/host.o ${out}",
+	g_string_append_printf(c, " --update-section %s=${O}/fatbin ${O}/host.o ${out}" TMP,
 			       s->pipe->rdc ? "__nv_relfatbin" : ".nv_fatbin");
+	publish(c, "${out}");
 	Rule *r = graph_rule(x->g, "cuda_fatbin", c->str, "CUDA fatbin ${out}", NULL, NULL, NULL);
 	g_string_free(c, TRUE);
 	return r;
@@ -716,7 +796,11 @@ static Rule *make_cu_host_rule(Ctx *x, TState *s)
 	measured(x, c);
 	if (*x->c->launcher)
 		render_words(c, x->c->launcher);
-	render(c, s->pipe->host_cc);
+	GPtrArray *cc = copy_argv(s->pipe->host_cc);
+	subst(cc, P_OUT, P_OUT TMP);
+	render(c, cc);
+	g_ptr_array_free(cc, TRUE);
+	publish(c, "${out}");
 	Rule *r = graph_rule(x->g, "cuda_host", c->str, "CUDA host ${out}", NULL, NULL, "host");
 	g_string_free(c, TRUE);
 	return r;
@@ -742,7 +826,8 @@ static void device_link_objects(Ctx *x, TState *s, Source *src, const char *O, c
 			g_string_append_printf(c, " --image3=kind=elf,sm=%s,file=${O}/sm_%s.cubin", id, id);
 		g_string_append_printf(c, " --create=${O}/sm_%s.fatbin &&", id);
 		render_arg(c, x->c->objcopy);
-		g_string_append_printf(c, " --update-section __nv_relfatbin=${O}/sm_%s.fatbin ${O}/host.o ${out}", id);
+		g_string_append_printf(c, " --update-section __nv_relfatbin=${O}/sm_%s.fatbin ${O}/host.o ${out}" TMP, id);
+		publish(c, "${out}");
 		char *stem = g_strdup_printf("cuda_dlobj_%s", id);
 		Rule *r = graph_rule(x->g, stem, c->str, "CUDA dlink object ${out}", NULL, NULL, NULL);
 		g_free(stem);
@@ -979,7 +1064,8 @@ static void cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const 
 	for (guint i = 0; i < args->len; i++)
 		render_arg(c, g_ptr_array_index(args, i));
 	g_ptr_array_free(args, TRUE);
-	g_string_append(c, " -MD -MP -MF ${out}.d -MT ${out} ${in} -o ${out}");
+	g_string_append(c, " -MD -MP -MF ${out}.d -MT ${out} ${in} -o ${out}" TMP);
+	publish(c, "${out}");
 	Rule *r = graph_rule(x->g, "cuda_nvcc", c->str, "CUDA nvcc ${out}", "${out}.d", "gcc", "device");
 	g_string_free(c, TRUE);
 	Edge *e = graph_edge(x->g, EK_NVCC, r);
@@ -1026,11 +1112,13 @@ static void host_tu(Ctx *x, TState *s, Source *src, const char *in, const char *
 		render_arg(c, f);
 		g_free(f);
 	}
-	g_string_append(c, " -MD -MP -MF ${out}.d -c ${in} -o ${out}");
 	GString *m = g_string_new(NULL);
 	measured(x, m);
-	char *rule_cmd = g_strconcat(m->str, " ", c->str, NULL);
+	/* (-MT: the depfile names the output, not its temporary name) */
+	char *rule_cmd = g_strconcat(m->str, " ", c->str, " -MD -MP -MF ${out}.d -MT ${out} -c ${in} -o ${out}" TMP
+				     " && mv -f ${out}" TMP " ${out}", NULL);
 	g_string_free(m, TRUE);
+	g_string_append(c, " -MD -MP -MF ${out}.d -c ${in} -o ${out}");
 	Rule *r = graph_rule(x->g, cxx ? "cxx" : "cc", rule_cmd, cxx ? "CXX ${out}" : "CC ${out}",
 			     "${out}.d", "gcc", "host");
 	Edge *e = graph_edge(x->g, cxx ? EK_CXX : EK_CC, r);
@@ -1114,9 +1202,10 @@ static void dlink_archives(Ctx *x, TState *s)
 		for (guint k = 0; k < objs->len; k++)
 			any |= g_str_has_suffix(g_ptr_array_index(objs, k), ".dlink.o");
 		if (any) {
-			GString *c = g_string_new("rm -f ${out} &&");
+			GString *c = g_string_new("rm -f ${out}" TMP " &&");
 			render_words(c, x->c->ar);
-			g_string_append(c, " crs ${out} ${in}");
+			g_string_append(c, " crs ${out}" TMP " ${in}");
+			publish(c, "${out}");
 			Rule *r = graph_rule(x->g, "ar", c->str, "AR ${out}", NULL, NULL, NULL);
 			g_string_free(c, TRUE);
 			Edge *e = graph_edge(x->g, EK_AR, r);
@@ -1189,13 +1278,14 @@ static char *nvvm_dir(Ctx *x, GError **err)
 	}
 	const char *shim = ".cugen/nvvm";
 	if (!x->shim_made) {
+		/* the declared output, a link (made whole or not at all), last */
 		GString *c = g_string_new("rm -rf .cugen/nvvm && mkdir -p .cugen/nvvm/lib64 && ln -s");
-		render_arg(c, found);
-		g_string_append(c, " .cugen/nvvm/lib64/libnvvm.so && ln -s");
 		char *dev = g_build_filename(std, "libdevice", NULL);
 		render_arg(c, dev);
 		g_free(dev);
-		g_string_append(c, " .cugen/nvvm/libdevice");
+		g_string_append(c, " .cugen/nvvm/libdevice && ln -s");
+		render_arg(c, found);
+		g_string_append(c, " .cugen/nvvm/lib64/libnvvm.so");
 		Rule *r = graph_rule(x->g, "nvvm_dir", c->str, "CUDA libnvvm links for nvlink -dlto", NULL, NULL, NULL);
 		g_string_free(c, TRUE);
 		Edge *e = graph_edge(x->g, EK_DLHOST, r);
@@ -1298,13 +1388,27 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 		}
 		/* nvlink keeps an existing --register-link-binaries file (seen
 		 * with nvcc 13.0): a stale one names the old module ids. */
+		char *cubin_p = g_strdup_printf(P_O "/sm_%s.cubin", id);
+		char *reg_p = g_strdup_printf(P_O "/sm_%s.reg.c", id);
+		char *cubin_t = g_strconcat(cubin_p, TMP, NULL);
+		char *reg_t = g_strconcat(reg_p, TMP, NULL);
+		subst(argv, cubin_p, cubin_t);
+		subst(argv, reg_p, reg_t);
+		g_free(cubin_p);
+		g_free(reg_p);
+		g_free(cubin_t);
+		g_free(reg_t);
 		GString *c = g_string_new(NULL);
-		g_string_append_printf(c, "rm -f ${O}/sm_%s.reg.c && ", id);
+		g_string_append_printf(c, "rm -f ${O}/sm_%s.reg.c" TMP " && ", id);
 		if (!t->devrt)
 			g_string_append_printf(c, "%s devrt-hint %s --", cugen, t->name);
 		measured(x, c);
 		render(c, argv);
 		g_ptr_array_free(argv, TRUE);
+		publish(c, "${out}");
+		char *reg_out = g_strdup_printf("${O}/sm_%s.reg.c", id);
+		publish(c, reg_out);
+		g_free(reg_out);
 		char *stem = g_strdup_printf("cuda_nvlink_%s", id);
 		char *desc = g_strdup_printf("CUDA nvlink sm_%s ${out}", id);
 		Rule *r = graph_rule(x->g, stem, c->str, desc, NULL, NULL, "link");
@@ -1355,7 +1459,8 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 	GString *c = g_string_new(NULL);
 	render(c, s->dlink->fatbin);
 	g_string_append(c, images->str);
-	g_string_append(c, " --embedded-fatbin=${out}");
+	g_string_append(c, " --embedded-fatbin=${out}" TMP);
+	publish(c, "${out}");
 	Rule *r = graph_rule(x->g, "cuda_dlink_fatbin", c->str, "CUDA dlink fatbin ${out}", NULL, NULL, NULL);
 	g_string_free(c, TRUE);
 	g_string_free(images, TRUE);
@@ -1369,10 +1474,12 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 
 	GPtrArray *host = copy_argv(s->dlink->host);
 	subst(host, P_REG, first);
+	subst(host, P_OUT, P_OUT TMP);
 	c = g_string_new(NULL);
 	measured(x, c);
 	render(c, host);
 	g_ptr_array_free(host, TRUE);
+	publish(c, "${out}");
 	r = graph_rule(x->g, "cuda_dlink_host", c->str, "CUDA dlink host ${out}", NULL, NULL, "host");
 	g_string_free(c, TRUE);
 	Edge *h = graph_edge(x->g, EK_DLHOST, r);
@@ -1400,9 +1507,11 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 	link_objects(x, t, objs, seen);
 	g_hash_table_destroy(seen);
 	if (t->type == TGT_STATIC) {
-		GString *c = g_string_new("rm -f ${out} &&");
+		GString *c = g_string_new("rm -f ${out}" TMP " &&");
 		render_words(c, x->c->ar);
-		g_string_append(c, " crs ${out} ${in}");
+		/* (the members keep their names: ar records ${in}'s) */
+		g_string_append(c, " crs ${out}" TMP " ${in}");
+		publish(c, "${out}");
 		Rule *r = graph_rule(x->g, "ar", c->str, "AR ${out}", NULL, NULL, NULL);
 		g_string_free(c, TRUE);
 		Edge *e = graph_edge(x->g, EK_AR, r);
@@ -1445,7 +1554,7 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 		g_free(soname);
 	}
 	render_words(c, t->ldflags);
-	g_string_append(c, " ${in} ${libs} -o ${out}");
+	g_string_append(c, " ${in} ${libs} -o ${out}" TMP);
 	GPtrArray *ulibs = g_ptr_array_new();
 	seen = g_hash_table_new(g_str_hash, g_str_equal);
 	collect_user_libs(t, ulibs, seen);
@@ -1471,6 +1580,7 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 			g_free(rp);
 		}
 	}
+	publish(c, "${out}");
 	Rule *r = graph_rule(x->g, "link", c->str, "LINK ${out}", NULL, NULL, "link");
 	g_string_free(c, TRUE);
 	Edge *e = graph_edge(x->g, EK_LINK, r);

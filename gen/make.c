@@ -183,8 +183,13 @@ GString *make_write(const Graph *g, const char *header, const char *cugen, GErro
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
 		if (e->kind == EK_LINK || e->kind == EK_AR) {
+			/* (and the temporary name a killed edge leaves) */
 			char *q = cg_sh_quote(EDGE_AT(e->outs, 0));
-			g_string_append_printf(o, "\t$(Q)rm -f %s\n", q);
+			char *tmp = g_strconcat(EDGE_AT(e->outs, 0), ".tmp", NULL);
+			char *qt = cg_sh_quote(tmp);
+			g_string_append_printf(o, "\t$(Q)rm -f %s %s\n", q, qt);
+			g_free(qt);
+			g_free(tmp);
 			g_free(q);
 		}
 	}

@@ -324,7 +324,12 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 				g_ptr_array_add(p->images, g_strdup_printf("%s:%s", kind, sm));
 			}
 			const char *m = get_opt(argv, "--cicc-cmdline");
-			p->math = g_strdup(m ? m : "");
+			/* (a second fatbinary step is refused by take(): the
+			 * first one's record stays, none is lost) */
+			if (!p->fatbin) {
+				g_free(p->math);
+				p->math = g_strdup(m ? m : "");
+			}
 			remove_prefixed(argv, "--image3=");
 			remove_prefixed(argv, "--embedded-fatbin=");
 			keep = take(&p->fatbin, argv, "fatbinary", err, &ok);

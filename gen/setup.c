@@ -129,6 +129,20 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 {
 	memset(gen, 0, sizeof *gen);
 	gen->builddir = cg_abspath(a->builddir);
+	/* Paths go into every command line: a control character there
+	 * (a newline, the byte edges.c marks its templates with) cannot be
+	 * carried through ninja's and make's files and the shell. */
+	char *ini_abs = cg_abspath(a->file);
+	const char *const paths[][2] = { { "build directory", gen->builddir }, { "project file", ini_abs } };
+	for (gsize i = 0; i < G_N_ELEMENTS(paths); i++)
+		for (const char *p = paths[i][1]; *p; p++)
+			if (((guchar)*p < 0x20 && *p != '\t') || *p == 0x7f) {
+				cg_error(err, "%s '%s': control character 0x%02x in the path", paths[i][0], paths[i][1],
+					 (guchar)*p);
+				g_free(ini_abs);
+				return FALSE;
+			}
+	g_free(ini_abs);
 	struct stat sb;
 	if (stat(gen->builddir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
 		cg_error(err, "build directory '%s' exists and is not a directory", a->builddir);
