@@ -23,7 +23,8 @@
 
 /* ---- known sections and keys ---- */
 
-static const char *const project_keys[] = { "name", "version", NULL };
+static const char *const project_keys[] = { "name", "version", "gate", NULL };
+static const char *const gate_values[] = { "auto", "yes", "no", NULL };
 static const char *const cuda_keys[] = {
 	"archs", "ptx", "mode", "lto", "std", "flags", "host_flags",
 	"module_id", "cudart", NULL
@@ -1434,6 +1435,10 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 		return FALSE;
 	}
 	c->version = get_str(proj, "version", "");
+	int g;
+	if (!get_choice(proj, "gate", gate_values, GATE_AUTO, &g, err))
+		return FALSE;
+	c->gate = g;
 
 	Loc dloc = { g_intern_string(c->ini_path), 0 };
 	Setting def_archs = { (char *)"75", dloc }, def_ptx = { (char *)"highest", dloc };

@@ -75,11 +75,15 @@ typedef struct {
 	double time_limit;   /* seconds a CI job may run; 0: none */
 } Profile;
 
+/* [project] gate: build.ninja as a gate over the full graph (gate.c) */
+typedef enum { GATE_AUTO, GATE_YES, GATE_NO } GateMode;
+
 typedef struct {
 	char *ini_path;      /* as given (for messages) */
 	char *ini_abs;
 	char *srcdir;        /* absolute directory of the INI */
 	char *name, *version;
+	GateMode gate;
 	/* [cuda] */
 	Setting archs;       /* the project arch set */
 	Setting ptx;

@@ -29,6 +29,7 @@ static const struct {
 	{ "manifest", cmd_manifest, NULL },
 	{ "import", cmd_import, NULL },
 	{ "slot", cmd_slot, NULL },
+	{ "gate", cmd_gate, NULL },
 };
 
 static void usage(FILE *f)

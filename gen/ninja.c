@@ -50,9 +50,11 @@ static void put_value(GString *o, const char *v)
 	}
 }
 
-GString *ninja_write(const Graph *g, const char *header, GError **err)
+GString *ninja_write(const Graph *g, const char *header, const char *inner, GError **err)
 {
 	GString *o = g_string_new(header);
+	if (inner)
+		g_string_append_printf(o, "builddir = %s\n", inner);
 	if (g->pools->len)
 		g_string_append_c(o, '\n');
 	for (guint i = 0; i < g->pools->len; i++) {
@@ -63,6 +65,8 @@ GString *ninja_write(const Graph *g, const char *header, GError **err)
 	}
 	for (guint i = 0; i < g->rules->len; i++) {
 		Rule *r = g_ptr_array_index(g->rules, i);
+		if (inner && r->generator)
+			continue;
 		g_string_append_printf(o, "\nrule %s\n  command = %s\n", r->name, r->command);
 		if (r->description)
 			g_string_append_printf(o, "  description = %s\n", r->description);
@@ -80,6 +84,8 @@ GString *ninja_write(const Graph *g, const char *header, GError **err)
 	g_string_append_c(o, '\n');
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
+		if (inner && e->kind == EK_REGEN)
+			continue;
 		g_string_append(o, "build");
 		if (!put_paths(o, e->outs, err))
 			goto fail;

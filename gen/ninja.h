@@ -9,8 +9,10 @@
 
 #include "graph.h"
 
-/* NULL (and err) when a path cannot be written in ninja syntax. */
-GString *ninja_write(const Graph *g, const char *header, GError **err);
+/* NULL (and err) when a path cannot be written in ninja syntax. INNER:
+ * the full graph behind a gate (gate.h), whose logs are in the directory
+ * INNER and which leaves regeneration to the gate's build.ninja; or NULL. */
+GString *ninja_write(const Graph *g, const char *header, const char *inner, GError **err);
 GString *compdb_write(const Graph *g, const char *builddir);
 
 #endif

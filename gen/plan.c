@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gate.h"
 #include "ninjalog.h"
 #include "runner.h"
 #include "util.h"
@@ -486,7 +487,7 @@ void plan_balance(GArray *costs, int n, char **archs, double *load)
 static GHashTable *logged_durations(const char *builddir)
 {
 	GHashTable *d = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	char *path = g_build_filename(builddir, ".ninja_log", NULL);
+	char *path = g_build_filename(builddir, gate_on(builddir) ? GATE_LOG : ".ninja_log", NULL);
 	gsize len = 0;
 	char *data = NULL;
 	if (g_file_get_contents(path, &data, &len, NULL)) {

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "gate.h"
 #include "template.h"
 #include "util.h"
 
@@ -1247,7 +1248,8 @@ int cmd_report(int argc, char **argv)
 		? g_strdup("cugen report reads ninja's log, and this build directory is set up "
 			   "for make (--backend make)")
 		: g_strdup_printf("build first (ninja -C %s)", builddir);
-	g_autofree char *log_text = read_in(builddir, ".ninja_log", hint, &log_path, &log_len, &e);
+	gboolean gated = gate_on(builddir);
+	g_autofree char *log_text = read_in(builddir, gated ? GATE_LOG : ".ninja_log", hint, &log_path, &log_len, &e);
 	if (!log_text)
 		return fail(e);
 	NinjaLog *log = ninjalog_parse(log_text, log_len, log_path, &e);
@@ -1255,7 +1257,7 @@ int cmd_report(int argc, char **argv)
 		return fail(e);
 	g_free(hint);
 	hint = g_strdup_printf("is '%s' a build directory written by cugen setup?", builddir);
-	g_autofree char *ninja_text = read_in(builddir, "build.ninja", hint, &ninja_path,
+	g_autofree char *ninja_text = read_in(builddir, gated ? GATE_FULL : "build.ninja", hint, &ninja_path,
 					      &ninja_len, &e);
 	Manifest *m = ninja_text ? manifest_parse(ninja_text, ninja_len, ninja_path, &e) : NULL;
 	if (!m) {

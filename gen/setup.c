@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 #include "commands.h"
 #include "setup.h"
 #include "shard.h"
@@ -20,6 +22,7 @@
 #include "history.h"
 #include "machine.h"
 #include "automake.h"
+#include "gate.h"
 #include "make.h"
 #include "ninja.h"
 #include "plan.h"
@@ -270,11 +273,29 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	g_free(jobs);
 	g_free(ini_rel);
 	g_free(project_archs);
-	GString *text = make ? make_write(gen->g, header, gen->eo.cugen, err) : ninja_write(gen->g, header, err);
+	gen->gated = !make && gate_wanted(gen->c, real_edges(gen->g));
+	GString *full = NULL, *text;
+	if (gen->gated) {
+		full = ninja_write(gen->g, header, GATE_FULL_DIR, err);
+		char *outer = g_strconcat(header, "#\n# A gate ([project] gate): the full graph is " GATE_FULL
+					  " (its logs in " GATE_FULL_DIR ").\n"
+					  "# A build with nothing to do checks this file's one edge.\n\n", NULL);
+		text = full ? gate_outer(gen->g, outer, gen->eo.cugen, err) : NULL;
+		g_free(outer);
+		if (!text && full)
+			g_string_free(full, TRUE);
+	} else {
+		text = make ? make_write(gen->g, header, gen->eo.cugen, err) : ninja_write(gen->g, header, NULL, err);
+	}
 	g_free(header);
 	if (!text)
 		return FALSE;
 	Stage *st = stage_new();
+	if (full) {
+		char *fp = g_build_filename(gen->builddir, GATE_FULL, NULL);
+		stage_add(st, fp, full);
+		g_free(fp);
+	}
 	/* the build file is always rewritten: ninja regenerates build.ninja
 	 * when cugen.ini is newer, and would loop if its mtime stayed old */
 	char *p = g_build_filename(gen->builddir, make ? "Makefile" : "build.ninja", NULL);
@@ -299,6 +320,12 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	}
 	gboolean ok = stage_commit(st, err);
 	stage_free(st);
+	if (ok && !gen->gated && !make) {
+		/* no longer gated: the full graph's manifest goes (its logs stay) */
+		char *fp = g_build_filename(gen->builddir, GATE_FULL, NULL);
+		g_unlink(fp);
+		g_free(fp);
+	}
 	return ok;
 }
 
@@ -315,7 +342,8 @@ int cmd_setup(int argc, char **argv)
 	if (!setup_write(&a, &gen, &err))
 		goto out;
 	char *written = strcmp(a.backend, "automake") == 0 ? g_build_filename(gen.c->srcdir, "cugen.mk", NULL)
-			: g_build_filename(a.builddir, strcmp(a.backend, "make") == 0 ? "Makefile" : "build.ninja", NULL);
+			: g_build_filename(a.builddir, strcmp(a.backend, "make") == 0 ? "Makefile"
+					   : gen.gated ? "build.ninja (a gate over " GATE_FULL ")" : "build.ninja", NULL);
 	char *prof = gen.c->profile_why ? g_strdup_printf("profile %s (%s), ", gen.c->profile->name, gen.c->profile_why)
 			: a.profile ? g_strdup_printf("profile %s, ", a.profile) : g_strdup("");
 	printf("cugen: %s: %s%u targets, %u TUs (%u CUDA, %u C/C++), archs %s, %u edges, "

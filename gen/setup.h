@@ -30,6 +30,7 @@ typedef struct {
 	History *history;
 	char *builddir;
 	EdgeOptions eo;
+	gboolean gated;        /* build.ninja is a gate over .cugen/full.ninja */
 } Generated;
 
 gboolean setup_parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd,

@@ -1,0 +1,469 @@
+/* gate.c -- build.ninja as a gate over the full graph; see gate.h.
+ *
+ * The outer build.ninja holds one edge, `.cugen/gate.stamp`, whose inputs
+ * are the full graph's manifest, every file the full graph reads that no
+ * edge makes (the sources, user libraries) and, through the depfile
+ * .cugen/gate.d, every header the full graph's last build recorded in its
+ * deps log; its implicit outputs are the targets' files, so a deleted
+ * program or library is rebuilt. When none of that changed, a no-op is one
+ * edge. Otherwise `cugen gate` runs ninja on the full graph (which decides,
+ * exactly as without the gate, what to rebuild), then writes the depfile
+ * and the stamp. The stamp is removed first and dated from the start of the
+ * run: a failed or interrupted build, or a file edited while it ran, leaves
+ * the gate open.
+ *
+ * The outer ninja's -j, -k, -l and -v reach the inner one: `cugen gate`
+ * finds the ninja that runs it among its ancestors (/proc) and passes its
+ * flags on, and runs that same ninja binary.
+ */
+#include "gate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "ninja.h"
+#include "util.h"
+
+#define GATE_STAMP ".cugen/gate.stamp"
+#define GATE_DEPFILE ".cugen/gate.d"
+
+gboolean gate_wanted(const Config *c, guint real_edges)
+{
+	switch (c->gate) {
+	case GATE_YES:
+		return TRUE;
+	case GATE_NO:
+		return FALSE;
+	default:
+		return real_edges >= GATE_AUTO_EDGES;
+	}
+}
+
+gboolean gate_on(const char *builddir)
+{
+	char *full = g_build_filename(builddir, GATE_FULL, NULL);
+	gboolean on = g_file_test(full, G_FILE_TEST_IS_REGULAR);
+	g_free(full);
+	return on;
+}
+
+/* s quoted for the shell, with '$' doubled for ninja */
+static char *rule_quote(const char *s)
+{
+	char *q = cg_sh_quote(s);
+	GString *o = g_string_new(NULL);
+	for (const char *p = q; *p; p++) {
+		if (*p == '$')
+			g_string_append_c(o, '$');
+		g_string_append_c(o, *p);
+	}
+	g_free(q);
+	return g_string_free(o, FALSE);
+}
+
+static void add_all(GHashTable *set, GPtrArray *paths)
+{
+	for (guint i = 0; i < EDGE_LEN(paths); i++)
+		g_hash_table_add(set, g_ptr_array_index(paths, i));
+}
+
+GString *gate_outer(const Graph *g, const char *header, const char *cugen, GError **err)
+{
+	/* what the full graph makes, and what it reads that nothing makes */
+	GHashTable *made = g_hash_table_new(g_str_hash, g_str_equal);
+	for (guint i = 0; i < g->edges->len; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		add_all(made, e->outs);
+		add_all(made, e->implicit_outs);
+	}
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	GPtrArray *leaves = g_ptr_array_new();
+	GPtrArray *finals = g_ptr_array_new();
+	for (guint i = 0; i < g->edges->len; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		if (e->kind == EK_REGEN || e->kind == EK_PHONY)
+			continue;
+		GPtrArray *lists[] = { e->ins, e->implicit_ins };
+		for (gsize l = 0; l < G_N_ELEMENTS(lists); l++)
+			for (guint k = 0; k < EDGE_LEN(lists[l]); k++) {
+				char *p = g_ptr_array_index(lists[l], k);
+				if (!g_hash_table_contains(made, p) && g_hash_table_add(seen, p))
+					g_ptr_array_add(leaves, p);
+			}
+		if (e->kind == EK_LINK || e->kind == EK_AR)
+			for (guint k = 0; k < EDGE_LEN(e->outs); k++)
+				g_ptr_array_add(finals, g_ptr_array_index(e->outs, k));
+	}
+
+	Graph *o = graph_new();
+	char *q = rule_quote(cugen);
+	char *cmd = g_strdup_printf("%s gate", q);
+	Rule *r = graph_rule(o, "gate", cmd, "cugen gate: the full graph (" GATE_FULL ")", GATE_DEPFILE, "gcc",
+			     "console");
+	g_free(cmd);
+	Edge *e = graph_edge(o, EK_MANIFEST, r);
+	edge_out(e, GATE_STAMP);
+	edge_in(e, GATE_FULL);
+	for (guint i = 0; i < leaves->len; i++)
+		edge_implicit_in(e, g_ptr_array_index(leaves, i));
+
+	/* each named target (a target's name, arch-sm_XX, shard), run on
+	 * demand; and each target's file, run when it is missing (as an
+	 * output of the gate edge, the file's mtime would keep the gate open
+	 * after a build that had nothing to relink; with restat, an edit made
+	 * while the build ran would be lost) */
+	cmd = g_strdup_printf("%s gate ${target}", q);
+	Rule *fwd = graph_rule(o, "gate_target", cmd, "cugen gate: ${target} (" GATE_FULL ")", NULL, NULL, "console");
+	g_free(cmd);
+	g_free(q);
+	GPtrArray *named = g_ptr_array_new();
+	for (guint i = 0; i < g->edges->len; i++) {
+		Edge *p = g_ptr_array_index(g->edges, i);
+		if (p->kind == EK_PHONY && strcmp(EDGE_AT(p->outs, 0), "all") != 0)
+			g_ptr_array_add(named, g_ptr_array_index(p->outs, 0));
+	}
+	g_ptr_array_extend(named, finals, NULL, NULL);
+	for (guint i = 0; i < named->len; i++) {
+		Edge *f = graph_edge(o, EK_MANIFEST, fwd);
+		edge_out(f, g_ptr_array_index(named, i));
+		char *t = cg_sh_quote(g_ptr_array_index(named, i));
+		edge_var(f, "target", t);
+		g_free(t);
+	}
+	g_ptr_array_free(named, TRUE);
+	Edge *all = graph_edge(o, EK_PHONY, NULL);
+	edge_out(all, "all");
+	edge_in(all, GATE_STAMP);
+	for (guint i = 0; i < finals->len; i++)
+		edge_in(all, g_ptr_array_index(finals, i));
+	g_ptr_array_add(o->defaults, g_strdup("all"));
+
+	/* regeneration: the outer file's (it writes both) */
+	for (guint i = 0; i < g->edges->len; i++) {
+		Edge *rg = g_ptr_array_index(g->edges, i);
+		if (rg->kind != EK_REGEN)
+			continue;
+		Rule *rr = graph_rule(o, rg->rule->name, rg->rule->command, rg->rule->description, NULL, NULL,
+				      rg->rule->pool);
+		rr->generator = TRUE;
+		Edge *x = graph_edge(o, EK_REGEN, rr);
+		for (guint k = 0; k < EDGE_LEN(rg->outs); k++)
+			edge_out(x, EDGE_AT(rg->outs, k));
+		edge_implicit_out(x, GATE_FULL);
+		for (guint k = 0; k < EDGE_LEN(rg->ins); k++)
+			edge_in(x, EDGE_AT(rg->ins, k));
+		for (guint k = 0; k < EDGE_LEN(rg->implicit_ins); k++)
+			edge_implicit_in(x, EDGE_AT(rg->implicit_ins, k));
+	}
+	GString *text = ninja_write(o, header, NULL, err);
+	graph_free(o);
+	g_ptr_array_free(leaves, TRUE);
+	g_ptr_array_free(finals, TRUE);
+	g_hash_table_destroy(seen);
+	g_hash_table_destroy(made);
+	return text;
+}
+
+/* ---- cugen gate ---- */
+
+/* The NUL-separated words of /proc/PID/cmdline, or NULL. */
+static char **proc_cmdline(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
+	gchar *text = NULL;
+	gsize len = 0;
+	if (!g_file_get_contents(path, &text, &len, NULL) || !len) {
+		g_free(text);
+		return NULL;
+	}
+	GPtrArray *w = g_ptr_array_new();
+	for (gsize i = 0; i < len; i += strlen(text + i) + 1)
+		g_ptr_array_add(w, g_strdup(text + i));
+	g_ptr_array_add(w, NULL);
+	g_free(text);
+	return (char **)g_ptr_array_free(w, FALSE);
+}
+
+static pid_t proc_parent(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	gchar *text = NULL;
+	long ppid = 0;
+	if (g_file_get_contents(path, &text, NULL, NULL)) {
+		/* pid (comm) state ppid: comm may hold spaces and ')' */
+		const char *r = strrchr(text, ')');
+		if (!r || sscanf(r + 1, " %*c %ld", &ppid) != 1)
+			ppid = 0;
+	}
+	g_free(text);
+	return (pid_t)ppid;
+}
+
+/* The ninja running this command: its binary and the flags to pass on
+ * (-j, -k, -l with their values, -v). FALSE when none is found. */
+static gboolean find_ninja(char **exe, GPtrArray *flags)
+{
+	pid_t pid = getppid();
+	for (int depth = 0; depth < 4 && pid > 1; depth++, pid = proc_parent(pid)) {
+		char **argv = proc_cmdline(pid);
+		if (!argv)
+			continue;
+		char *base = g_path_get_basename(argv[0]);
+		gboolean is_ninja = g_str_has_prefix(base, "ninja");
+		g_free(base);
+		if (!is_ninja) {
+			g_strfreev(argv);
+			continue;
+		}
+		char link[64];
+		snprintf(link, sizeof link, "/proc/%ld/exe", (long)pid);
+		*exe = g_file_read_link(link, NULL);
+		if (!*exe)
+			*exe = g_strdup(argv[0]);
+		for (int i = 1; argv[i]; i++) {
+			const char *a = argv[i];
+			if (strcmp(a, "--") == 0)
+				break;
+			if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+				g_ptr_array_add(flags, g_strdup("-v"));
+			} else if (a[0] == '-' && strchr("jkl", a[1]) && a[1]) {
+				if (a[2])
+					g_ptr_array_add(flags, g_strdup(a));
+				else if (argv[i + 1]) {
+					g_ptr_array_add(flags, g_strconcat(a, argv[i + 1], NULL));
+					i++;
+				}
+			} else if (a[0] == '-' && a[1] && a[1] != '-' && strchr("Cfdtw", a[1]) && !a[2] && argv[i + 1]) {
+				i++; /* an option with a separate value, not passed on */
+			}
+		}
+		g_strfreev(argv);
+		return TRUE;
+	}
+	return FALSE;
+}
+
+/* The same from `ninja -t deps` (a deps log of another version). */
+static gboolean deps_tool_inputs(const char *ninja, GPtrArray *out, GError **err)
+{
+	const char *argv[] = { ninja, "-f", GATE_FULL, "-t", "deps", NULL };
+	char *text = NULL;
+	int status = 0;
+	GError *e = NULL;
+	if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+			  &text, NULL, &status, &e) || !g_spawn_check_wait_status(status, &e)) {
+		cg_error(err, "%s -t deps: %s", ninja, e->message);
+		g_error_free(e);
+		g_free(text);
+		return FALSE;
+	}
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	char **lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l; l++)
+		if (g_str_has_prefix(*l, "    ") && (*l)[4] && g_hash_table_add(seen, *l + 4))
+			g_ptr_array_add(out, g_strdup(*l + 4));
+	g_hash_table_destroy(seen);
+	g_strfreev(lines);
+	g_free(text);
+	return TRUE;
+}
+
+/* ninja's deps log (.ninja_deps, version 4): the paths of the inputs in
+ * the latest record of each output; other versions through `ninja -t
+ * deps`. FALSE (and err) when unreadable. */
+static gboolean deps_log_inputs(const char *path, const char *ninja, GPtrArray *out, GError **err)
+{
+	gchar *buf = NULL;
+	gsize len = 0;
+	GError *e = NULL;
+	if (!g_file_get_contents(path, &buf, &len, &e)) {
+		if (g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
+			g_error_free(e);
+			return TRUE; /* no edge with a depfile ran yet */
+		}
+		cg_error(err, "%s", e->message);
+		g_error_free(e);
+		return FALSE;
+	}
+	static const char magic[] = "# ninjadeps\n";
+	gsize at = sizeof magic - 1 + 4;
+	guint32 version = 0;
+	if (len < at || memcmp(buf, magic, sizeof magic - 1) != 0 ||
+	    (memcpy(&version, buf + sizeof magic - 1, 4), version != 4)) {
+		g_free(buf);
+		return deps_tool_inputs(ninja, out, err);
+	}
+	GPtrArray *names = g_ptr_array_new();              /* id -> path (into buf) */
+	GPtrArray *latest = g_ptr_array_new();             /* id -> record (into buf) or NULL */
+	GArray *sizes = g_array_new(FALSE, TRUE, sizeof(guint32));
+	while (at + 4 <= len) {
+		guint32 size;
+		memcpy(&size, buf + at, 4);
+		gboolean deps = size >> 31;
+		size &= 0x7fffffff;
+		if (size < 4 || at + 4 + size > len || size % 4)
+			break; /* a truncated tail: ninja ignores it too */
+		char *rec = buf + at + 4;
+		if (deps) {
+			gint32 id;
+			memcpy(&id, rec, 4);
+			if (size < 12 || id < 0 || (guint)id >= names->len)
+				break;
+			g_ptr_array_index(latest, id) = rec;
+			g_array_index(sizes, guint32, id) = size;
+		} else {
+			guint32 sum;
+			memcpy(&sum, rec + size - 4, 4);
+			if ((guint32)~sum != names->len)
+				break;
+			rec[size - 4] = '\0'; /* the padding NULs end the name */
+			g_ptr_array_add(names, rec);
+			g_ptr_array_add(latest, NULL);
+			g_array_set_size(sizes, names->len);
+		}
+		at += 4 + size;
+	}
+	GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	for (guint i = 0; i < latest->len; i++) {
+		const char *rec = g_ptr_array_index(latest, i);
+		if (!rec)
+			continue;
+		guint32 n = (g_array_index(sizes, guint32, i) - 12) / 4;
+		for (guint32 k = 0; k < n; k++) {
+			gint32 id;
+			memcpy(&id, rec + 12 + 4 * k, 4);
+			if (id < 0 || (guint)id >= names->len ||
+			    !g_hash_table_add(seen, GINT_TO_POINTER(id + 1)))
+				continue;
+			g_ptr_array_add(out, g_strdup(g_ptr_array_index(names, id)));
+		}
+	}
+	g_hash_table_destroy(seen);
+	g_array_free(sizes, TRUE);
+	g_ptr_array_free(latest, TRUE);
+	g_ptr_array_free(names, TRUE);
+	g_free(buf);
+	return TRUE;
+}
+
+/* a path in a depfile: ninja's depfile parser reads '\ ', '\#' and '$$' */
+static void depfile_path(GString *o, const char *p)
+{
+	g_string_append(o, " \\\n  ");
+	for (; *p; p++) {
+		if (*p == ' ' || *p == '#')
+			g_string_append_c(o, '\\');
+		else if (*p == '$')
+			g_string_append_c(o, '$');
+		g_string_append_c(o, *p);
+	}
+}
+
+/* .cugen/gate.d: the headers (and sources) the full graph's last build
+ * read, from its deps log, leaving out what the build itself makes. */
+static gboolean write_depfile(const char *ninja, GError **err)
+{
+	GPtrArray *ins = g_ptr_array_new_with_free_func(g_free);
+	if (!deps_log_inputs(GATE_FULL_DIR "/.ninja_deps", ninja, ins, err)) {
+		g_ptr_array_free(ins, TRUE);
+		return FALSE;
+	}
+	GString *o = g_string_new(GATE_STAMP ":");
+	for (guint i = 0; i < ins->len; i++) {
+		const char *p = g_ptr_array_index(ins, i);
+		if (g_str_has_prefix(p, "obj/") || g_str_has_prefix(p, ".cugen/") || g_str_has_prefix(p, "shard/"))
+			continue;
+		depfile_path(o, p);
+	}
+	g_string_append_c(o, '\n');
+	g_ptr_array_free(ins, TRUE);
+	GError *e = NULL;
+	gboolean ok = g_file_set_contents(GATE_DEPFILE, o->str, o->len, &e);
+	if (!ok) {
+		cg_error(err, "%s: %s", GATE_DEPFILE, e->message);
+		g_error_free(e);
+	}
+	g_string_free(o, TRUE);
+	return ok;
+}
+
+/* cugen gate [TARGET...]: run in the build directory by build.ninja. */
+int cmd_gate(int argc, char **argv)
+{
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		printf("Usage: cugen gate [TARGET]...\n"
+		       "Run by a gated build.ninja ([project] gate): build TARGETs (by default\n"
+		       "everything) of the full graph, " GATE_FULL ", with the ninja and the\n"
+		       "-j, -k, -l and -v flags that run this command; after a complete build,\n"
+		       "record the inputs the gate watches in " GATE_DEPFILE ".\n");
+		return 0;
+	}
+	gboolean whole = argc == 1;
+	struct timespec start;
+	clock_gettime(CLOCK_REALTIME, &start);
+	if (whole && unlink(GATE_STAMP) != 0 && errno != ENOENT) {
+		fprintf(stderr, "cugen: error: cannot remove %s: %s\n", GATE_STAMP, g_strerror(errno));
+		return 1;
+	}
+	char *exe = NULL;
+	GPtrArray *av = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *flags = g_ptr_array_new_with_free_func(g_free);
+	if (!find_ninja(&exe, flags)) {
+		const char *env = g_getenv("NINJA");
+		exe = g_strdup(env && *env ? env : "ninja");
+	}
+	g_ptr_array_add(av, exe);
+	g_ptr_array_add(av, g_strdup("-f"));
+	g_ptr_array_add(av, g_strdup(GATE_FULL));
+	for (guint i = 0; i < flags->len; i++)
+		g_ptr_array_add(av, g_strdup(g_ptr_array_index(flags, i)));
+	g_ptr_array_free(flags, TRUE);
+	if (!whole)
+		g_ptr_array_add(av, g_strdup("--"));
+	for (int i = 1; i < argc; i++)
+		g_ptr_array_add(av, g_strdup(argv[i]));
+	g_ptr_array_add(av, NULL);
+	GError *err = NULL;
+	int status = 0;
+	int rc = 1;
+	if (!g_spawn_sync(NULL, (char **)av->pdata, NULL,
+			  G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, NULL, NULL, &status, &err)) {
+		fprintf(stderr, "cugen: error: %s\n", err->message);
+		g_error_free(err);
+		goto out;
+	}
+	if (!g_spawn_check_wait_status(status, NULL)) {
+		rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+		if (!rc)
+			rc = 1;
+		goto out;
+	}
+	rc = 0;
+	if (whole) {
+		if (!write_depfile(g_ptr_array_index(av, 0), &err)) {
+			rc = cg_report(err);
+			g_error_free(err);
+			goto out;
+		}
+		/* the stamp, dated from the start: a file edited since opens the gate */
+		int fd = open(GATE_STAMP, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		struct timespec times[2] = { start, start };
+		if (fd < 0 || futimens(fd, times) != 0) {
+			fprintf(stderr, "cugen: error: cannot write %s: %s\n", GATE_STAMP, g_strerror(errno));
+			rc = 1;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+out:
+	g_ptr_array_free(av, TRUE);
+	return rc;
+}
