@@ -104,12 +104,8 @@ static void append_literal(GString *out, const char *s, gsize n)
 	if (!n)
 		return;
 	char *piece = g_strndup(s, n);
-	char *q = cg_sh_quote(piece);
-	for (const char *p = q; *p; p++) {
-		if (*p == '$')
-			g_string_append_c(out, '$');
-		g_string_append_c(out, *p);
-	}
+	char *q = cg_ninja_sh_quote(piece);
+	g_string_append(out, q);
 	g_free(q);
 	g_free(piece);
 }

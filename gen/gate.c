@@ -53,20 +53,6 @@ gboolean gate_on(const char *builddir)
 	return on;
 }
 
-/* s quoted for the shell, with '$' doubled for ninja */
-static char *rule_quote(const char *s)
-{
-	char *q = cg_sh_quote(s);
-	GString *o = g_string_new(NULL);
-	for (const char *p = q; *p; p++) {
-		if (*p == '$')
-			g_string_append_c(o, '$');
-		g_string_append_c(o, *p);
-	}
-	g_free(q);
-	return g_string_free(o, FALSE);
-}
-
 static void add_all(GHashTable *set, GPtrArray *paths)
 {
 	for (guint i = 0; i < EDGE_LEN(paths); i++)
@@ -102,7 +88,7 @@ GString *gate_outer(const Graph *g, const char *header, const char *cugen, GErro
 	}
 
 	Graph *o = graph_new();
-	char *q = rule_quote(cugen);
+	char *q = cg_ninja_sh_quote(cugen);
 	char *cmd = g_strdup_printf("%s gate", q);
 	Rule *r = graph_rule(o, "gate", cmd, "cugen gate: the full graph (" GATE_FULL ")", GATE_DEPFILE, "gcc",
 			     "console");

@@ -168,6 +168,21 @@ static gboolean sh_safe(const char *s)
 	return TRUE;
 }
 
+char *cg_ninja_sh_quote(const char *s)
+{
+	char *q = cg_sh_quote(s);
+	if (!strchr(q, '$'))
+		return q;
+	GString *o = g_string_new(NULL);
+	for (const char *p = q; *p; p++) {
+		if (*p == '$')
+			g_string_append_c(o, '$');
+		g_string_append_c(o, *p);
+	}
+	g_free(q);
+	return g_string_free(o, FALSE);
+}
+
 char *cg_sh_quote(const char *s)
 {
 	if (sh_safe(s))

@@ -40,6 +40,8 @@ const char *cg_suggest(const char *word, const char *const *candidates);
 
 /* Quote s for /bin/sh if needed ("abc" stays abc, "a b" becomes 'a b'). */
 char *cg_sh_quote(const char *s);
+/* The same for a ninja rule's command: '$' doubled as well. */
+char *cg_ninja_sh_quote(const char *s);
 void cg_sh_append(GString *out, const char *arg);
 /* Split a command-line-like string on whitespace, honouring '' and "". */
 gboolean cg_split_words(const char *s, GPtrArray *out, GError **err);

@@ -77,20 +77,10 @@ command -v setsid >/dev/null 2>&1 || skip "no setsid"
 echo '// again' >>src/a.cu
 NINJA_STATUS='@@ ' setsid "$NINJA" -C g >"$WORK/int.log" 2>&1 &
 pid=$!
-n=0
-until grep -q '^@@ .*CUDA' "$WORK/int.log"; do
-	n=$((n + 1))
-	[ $n -gt 600 ] && { cat "$WORK/int.log"; die "the build never started a CUDA edge"; }
-	sleep 0.1
-done
-kill -INT $(ps -o pid= -s "$pid") 2>/dev/null
+wait_for 600 "$WORK/int.log" "the build never started a CUDA edge" grep -q '^@@ .*CUDA' "$WORK/int.log"
+kill -INT $(session_pids "$pid") 2>/dev/null
 wait "$pid" 2>/dev/null
-n=0
-while [ -n "$(ps -o pid= -s "$pid")" ]; do
-	n=$((n + 1))
-	[ $n -gt 300 ] && die "the interrupted build's processes did not end"
-	sleep 0.1
-done
+wait_for 300 /dev/null "the interrupted build's processes did not end" session_ended "$pid"
 [ -f g/.cugen/gate.stamp ] && die "an interrupted build left the gate's stamp"
 "$NINJA" -C g -n 2>&1 | grep -q 'no work to do' && die "the gate closed after an interrupted build"
 build g >/dev/null

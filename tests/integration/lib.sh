@@ -18,6 +18,22 @@ need_cuda() {
 	command -v "$NINJA" >/dev/null 2>&1 || skip "no ninja"
 }
 
+# poll until a command succeeds, every 0.1 s; after TENTHS tries, show
+# LOG and fail with WHAT
+wait_for() { # tenths log what command...
+	_n=0 _max=$1 _log=$2 _what=$3
+	shift 3
+	until "$@"; do
+		_n=$((_n + 1))
+		[ $_n -gt "$_max" ] && { [ -f "$_log" ] && cat "$_log"; die "$_what"; }
+		sleep 0.1
+	done
+}
+
+# the processes of a session (a build started under setsid)
+session_pids() { ps -o pid= -s "$1" 2>/dev/null; }
+session_ended() { [ -z "$(session_pids "$1")" ]; }
+
 # run a command, failing the test with its output when it fails
 run() {
 	"$@" >"$WORK/run.log" 2>&1 || { cat "$WORK/run.log"; die "command failed: $*"; }

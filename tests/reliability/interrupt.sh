@@ -49,7 +49,6 @@ awk -v s="$seed" 'BEGIN { srand(s % 2147483647); for (i = 0; i < 1000; i++) prin
 rnd() { sed -n "$(( $1 * 3 + $2 + 1 ))p" "$WORK/random"; }
 
 # the processes of session $1 (pid of its leader), by id
-session_pids() { ps -o pid= -s "$1" 2>/dev/null; }
 
 # start ninja in a session of its own, kill it after $1 seconds ($2: group
 # or session); returns when everything of that build has exited
@@ -65,12 +64,7 @@ killed_build() {
 	wait "$pid" 2>/dev/null
 	[ -n "${INTERRUPT_NO_WAIT:-}" ] && return
 	# orphans of a group kill finish their commands
-	n=0
-	while [ -n "$(session_pids "$pid")" ]; do
-		n=$((n + 1))
-		[ $n -gt 600 ] && die "processes of the killed build still running after 60s"
-		sleep 0.1
-	done
+	wait_for 600 /dev/null "processes of the killed build still running after 60s" session_ended "$pid"
 }
 
 i=1

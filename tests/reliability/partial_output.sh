@@ -71,13 +71,8 @@ check() {
 	: >"$W/armed-$tool"
 	setsid "$@" >"$WORK/killed.log" 2>&1 &
 	pid=$!
-	n=0
-	while [ ! -f "$W/window-$tool" ]; do
-		n=$((n + 1))
-		[ $n -gt 1200 ] && { cat "$WORK/killed.log"; die "$tool never reached its window ($drv, $out)"; }
-		sleep 0.1
-	done
-	kill -KILL $(ps -o pid= -s "$pid") 2>/dev/null
+	wait_for 1200 "$WORK/killed.log" "$tool never reached its window ($drv, $out)" test -f "$W/window-$tool"
+	kill -KILL $(session_pids "$pid") 2>/dev/null
 	wait "$pid" 2>/dev/null
 	rm -f "$W/armed-$tool"
 	good=good/$drv/$(basename "$out")
