@@ -152,7 +152,10 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 		return FALSE;
 	}
 	if (!g_file_test(a->file, G_FILE_TEST_EXISTS)) {
-		if (!g_file_test(a->srcdir, G_FILE_TEST_IS_DIR))
+		if (g_file_test(a->srcdir, G_FILE_TEST_EXISTS) && !g_file_test(a->srcdir, G_FILE_TEST_IS_DIR))
+			cg_error(err, "source directory '%s' is not a directory (give the project file with -f)",
+				 a->srcdir);
+		else if (!g_file_test(a->srcdir, G_FILE_TEST_IS_DIR))
 			cg_error(err, "source directory '%s' not found", a->srcdir);
 		else
 			cg_error(err, "no project file '%s' (write a cugen.ini, or give -f FILE)", a->file);

@@ -506,7 +506,10 @@ gboolean stage_commit(Stage *st, GError **err)
 			StagedFile *f = g_ptr_array_index(st->files, i);
 			if (!f->tmp)
 				continue;
-			chmod(f->tmp, 0644);
+			/* what a plain creat(0666) would give under the umask */
+			mode_t mask = umask(0);
+			umask(mask);
+			chmod(f->tmp, 0666 & ~mask);
 			if (rename(f->tmp, f->path) != 0) {
 				cg_error(err, "cannot rename '%s': %s", f->tmp,
 					 g_strerror(errno));
