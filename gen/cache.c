@@ -223,24 +223,6 @@ static char *entry_path(const Request *r, GError **err)
 	return p;
 }
 
-static void rm_tree(const char *path)
-{
-	GDir *d = g_dir_open(path, 0, NULL);
-	if (d) {
-		const char *n;
-		while ((n = g_dir_read_name(d))) {
-			char *p = g_build_filename(path, n, NULL);
-			if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
-				rm_tree(p);
-			else
-				unlink(p);
-			g_free(p);
-		}
-		g_dir_close(d);
-	}
-	rmdir(path);
-}
-
 /* Copy to dst through a temporary name and a rename. */
 static gboolean put_file(const char *dst, const char *data, gsize len)
 {
@@ -286,7 +268,7 @@ static void damaged(const char *entry)
 {
 	/* damaged (or half-written by hand): never used again */
 	fprintf(stderr, "cugen: cache: entry %s is damaged: removed, compiling\n", entry);
-	rm_tree(entry);
+	cg_rm_tree(entry);
 }
 
 /* cugen cache get DIR FILES... -- KEYS... -- OUTS...: 0, and the outputs
@@ -399,7 +381,7 @@ static void evict(const char *dir)
 			total += g_array_index(v, Entry, i).size;
 		for (guint i = 0; i < v->len && total > limit / 10 * 9; i++) {
 			Entry *x = &g_array_index(v, Entry, i);
-			rm_tree(x->path);
+			cg_rm_tree(x->path);
 			total -= x->size;
 		}
 		s.bytes = total;
@@ -450,12 +432,12 @@ static guint64 store_entry(const char *dir, const char *entry, char **outs, int 
 		g_mkdir_with_parents(parent, 0777);
 		g_free(parent);
 		if (rename(tmp, entry) != 0) {
-			rm_tree(tmp); /* another build stored the same entry first */
+			cg_rm_tree(tmp); /* another build stored the same entry first */
 			bytes = 0;
 		}
 	} else {
 		if (tmp)
-			rm_tree(tmp);
+			cg_rm_tree(tmp);
 		bytes = 0;
 	}
 	g_string_free(manifest, TRUE);
@@ -782,7 +764,7 @@ int cmd_cache(int argc, char **argv)
 			int fd = lock_dir(d);
 			GArray *v = entries(d);
 			for (guint i = 0; i < v->len; i++)
-				rm_tree(g_array_index(v, Entry, i).path);
+				cg_rm_tree(g_array_index(v, Entry, i).path);
 			printf("cugen: cache %s: removed %u entries\n", d, v->len);
 			free_entries(v);
 			write_stats(d, (Stats){ 0 });

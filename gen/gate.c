@@ -220,7 +220,7 @@ static gboolean find_ninja(char **exe, GPtrArray *flags)
 				break;
 			if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
 				g_ptr_array_add(flags, g_strdup("-v"));
-			} else if (a[0] == '-' && strchr("jkl", a[1]) && a[1]) {
+			} else if (a[0] == '-' && a[1] && strchr("jkl", a[1])) {
 				if (a[2])
 					g_ptr_array_add(flags, g_strdup(a));
 				else if (argv[i + 1]) {

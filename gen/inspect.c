@@ -164,28 +164,11 @@ gboolean inspect_data(const guint8 *data, gsize len, GPtrArray *images,
 
 /* ---- output ---- */
 
+/* a JSON string of s (valid UTF-8 made of it), or null */
 static void json_str(GString *out, const char *s)
 {
-	if (!s) {
-		g_string_append(out, "null");
-		return;
-	}
-	g_autofree char *v = g_utf8_make_valid(s, -1);
-	g_string_append_c(out, '"');
-	for (const char *p = v; *p; p++) {
-		guchar c = (guchar)*p;
-		if (c == '"' || c == '\\')
-			g_string_append_printf(out, "\\%c", c);
-		else if (c == '\n')
-			g_string_append(out, "\\n");
-		else if (c == '\t')
-			g_string_append(out, "\\t");
-		else if (c < 0x20)
-			g_string_append_printf(out, "\\u%04x", c);
-		else
-			g_string_append_c(out, (char)c);
-	}
-	g_string_append_c(out, '"');
+	g_autofree char *v = s ? g_utf8_make_valid(s, -1) : NULL;
+	cg_json_string(out, v);
 }
 
 static void json_image(GString *out, const char *file, const InspectImage *im)

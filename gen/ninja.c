@@ -129,26 +129,6 @@ fail:
 	return NULL;
 }
 
-static void json_string(GString *o, const char *s)
-{
-	g_string_append_c(o, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': g_string_append(o, "\\\""); break;
-		case '\\': g_string_append(o, "\\\\"); break;
-		case '\n': g_string_append(o, "\\n"); break;
-		case '\t': g_string_append(o, "\\t"); break;
-		case '\r': g_string_append(o, "\\r"); break;
-		default:
-			if (*p < 0x20)
-				g_string_append_printf(o, "\\u%04x", *p);
-			else
-				g_string_append_c(o, *p);
-		}
-	}
-	g_string_append_c(o, '"');
-}
-
 GString *compdb_write(const Graph *g, const char *builddir)
 {
 	GString *o = g_string_new("[");
@@ -156,13 +136,13 @@ GString *compdb_write(const Graph *g, const char *builddir)
 		CompdbEntry *c = g_ptr_array_index(g->compdb, i);
 		g_string_append(o, i ? ",\n  {" : "\n  {");
 		g_string_append(o, "\"directory\": ");
-		json_string(o, builddir);
+		cg_json_string(o, builddir);
 		g_string_append(o, ", \"file\": ");
-		json_string(o, c->file);
+		cg_json_string(o, c->file);
 		g_string_append(o, ", \"output\": ");
-		json_string(o, c->output);
+		cg_json_string(o, c->output);
 		g_string_append(o, ", \"command\": ");
-		json_string(o, c->command);
+		cg_json_string(o, c->command);
 		g_string_append(o, "}");
 	}
 	g_string_append(o, "\n]\n");

@@ -528,21 +528,7 @@ static void put_html(GString *o, const char *s)
 static void put_json(GString *o, const char *s)
 {
 	char *v = g_utf8_make_valid(s, -1);
-	g_string_append_c(o, '"');
-	for (const char *p = v; *p; p++) {
-		guchar c = (guchar)*p;
-		if (c == '"' || c == '\\')
-			g_string_append_printf(o, "\\%c", c);
-		else if (c == '\n')
-			g_string_append(o, "\\n");
-		else if (c == '\t')
-			g_string_append(o, "\\t");
-		else if (c < 0x20 || c == 0x7f)
-			g_string_append_printf(o, "\\u%04x", c);
-		else
-			g_string_append_c(o, (char)c);
-	}
-	g_string_append_c(o, '"');
+	cg_json_string(o, v);
 	g_free(v);
 }
 

@@ -106,24 +106,6 @@ static gboolean copy_file(const char *from, const char *to, GError **err)
 	return TRUE;
 }
 
-static void rm_tree(const char *path)
-{
-	GDir *d = g_dir_open(path, 0, NULL);
-	if (d) {
-		const char *n;
-		while ((n = g_dir_read_name(d))) {
-			char *p = g_build_filename(path, n, NULL);
-			if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
-				rm_tree(p);
-			else
-				unlink(p);
-			g_free(p);
-		}
-		g_dir_close(d);
-	}
-	rmdir(path);
-}
-
 /* cugen manifest SPEC OUTDIR: after a shard build, OUTDIR gets every built
  * image (and the host stubs), under their build-directory paths, and
  * manifest.ini: per image its arch, TU, the hash of the rule that made it,
@@ -144,7 +126,7 @@ int cmd_manifest(int argc, char **argv)
 		return 1;
 	}
 	const char *out = argv[2];
-	rm_tree(out);
+	cg_rm_tree(out);
 	GKeyFile *m = g_key_file_new();
 	GHashTable *cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	gsize ngroups = 0;

@@ -168,6 +168,48 @@ static gboolean sh_safe(const char *s)
 	return TRUE;
 }
 
+void cg_json_string(GString *o, const char *s)
+{
+	if (!s) {
+		g_string_append(o, "null");
+		return;
+	}
+	g_string_append_c(o, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': g_string_append(o, "\\\""); break;
+		case '\\': g_string_append(o, "\\\\"); break;
+		case '\n': g_string_append(o, "\\n"); break;
+		case '\t': g_string_append(o, "\\t"); break;
+		case '\r': g_string_append(o, "\\r"); break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				g_string_append_printf(o, "\\u%04x", *p);
+			else
+				g_string_append_c(o, (char)*p);
+		}
+	}
+	g_string_append_c(o, '"');
+}
+
+void cg_rm_tree(const char *path)
+{
+	GDir *d = g_dir_open(path, 0, NULL);
+	if (d) {
+		const char *n;
+		while ((n = g_dir_read_name(d))) {
+			char *p = g_build_filename(path, n, NULL);
+			if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
+				cg_rm_tree(p);
+			else
+				unlink(p);
+			g_free(p);
+		}
+		g_dir_close(d);
+	}
+	rmdir(path);
+}
+
 char *cg_ninja_sh_quote(const char *s)
 {
 	char *q = cg_sh_quote(s);

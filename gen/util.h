@@ -40,6 +40,13 @@ const char *cg_suggest(const char *word, const char *const *candidates);
 
 /* Quote s for /bin/sh if needed ("abc" stays abc, "a b" becomes 'a b'). */
 char *cg_sh_quote(const char *s);
+/* s as a JSON string literal ("..."; control characters, DEL, '"' and
+ * '\\' escaped; no UTF-8 check: callers that need valid UTF-8 make it so
+ * first). NULL gives null. */
+void cg_json_string(GString *o, const char *s);
+/* Remove path and, when it is a directory, everything under it (symbolic
+ * links are removed, not followed). */
+void cg_rm_tree(const char *path);
 /* The same for a ninja rule's command: '$' doubled as well. */
 char *cg_ninja_sh_quote(const char *s);
 void cg_sh_append(GString *out, const char *arg);
