@@ -53,22 +53,12 @@ gboolean gate_on(const char *builddir)
 	return on;
 }
 
-static void add_all(GHashTable *set, GPtrArray *paths)
-{
-	for (guint i = 0; i < EDGE_LEN(paths); i++)
-		g_hash_table_add(set, g_ptr_array_index(paths, i));
-}
-
 GString *gate_outer(const Graph *g, const char *header, const char *cugen, GError **err)
 {
-	/* what the full graph makes, and what it reads that nothing makes */
-	GHashTable *made = g_hash_table_new(g_str_hash, g_str_equal);
-	for (guint i = 0; i < g->edges->len; i++) {
-		Edge *e = g_ptr_array_index(g->edges, i);
-		add_all(made, e->outs);
-		add_all(made, e->implicit_outs);
-	}
-	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	/* what the full graph reads that nothing makes: g->outputs holds
+	 * every made path (graph_check_outputs); paths are interned, so
+	 * pointers compare */
+	GHashTable *seen = g_hash_table_new(NULL, NULL);
 	GPtrArray *leaves = g_ptr_array_new();
 	GPtrArray *finals = g_ptr_array_new();
 	for (guint i = 0; i < g->edges->len; i++) {
@@ -79,7 +69,7 @@ GString *gate_outer(const Graph *g, const char *header, const char *cugen, GErro
 		for (gsize l = 0; l < G_N_ELEMENTS(lists); l++)
 			for (guint k = 0; k < EDGE_LEN(lists[l]); k++) {
 				char *p = g_ptr_array_index(lists[l], k);
-				if (!g_hash_table_contains(made, p) && g_hash_table_add(seen, p))
+				if (!g_hash_table_contains(g->outputs, p) && g_hash_table_add(seen, p))
 					g_ptr_array_add(leaves, p);
 			}
 		if (e->kind == EK_LINK || e->kind == EK_AR)
@@ -152,7 +142,6 @@ GString *gate_outer(const Graph *g, const char *header, const char *cugen, GErro
 	g_ptr_array_free(leaves, TRUE);
 	g_ptr_array_free(finals, TRUE);
 	g_hash_table_destroy(seen);
-	g_hash_table_destroy(made);
 	return text;
 }
 

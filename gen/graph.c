@@ -88,6 +88,8 @@ void graph_free(Graph *g)
 	if (!g)
 		return;
 	g_hash_table_destroy(g->outputs);
+	if (g->topo)
+		g_ptr_array_free(g->topo, TRUE);
 	g_ptr_array_free(g->edges, TRUE);
 	g_hash_table_destroy(g->rule_by_command);
 	g_ptr_array_free(g->rules, TRUE);

@@ -75,6 +75,7 @@ struct Edge {
 	double level;         /* planner: cost of the longest chain from here */
 	GPtrArray *succ;      /* planner: edges that use an output */
 	int pending;          /* planner scratch */
+	guint index;          /* planner scratch */
 };
 
 #define EDGE_LEN(a) ((a) ? (a)->len : 0u)
@@ -90,6 +91,7 @@ struct Graph {
 	GHashTable *outputs;  /* interned path -> Edge* (each path made once) */
 	GStringChunk *strings;/* interned paths and values */
 	GHashTable *interned; /* their set */
+	GPtrArray *topo;      /* planner: edges, users before producers (plan.c) */
 };
 
 /* The one copy of s that the graph keeps (pointer-comparable). */

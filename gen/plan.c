@@ -127,42 +127,67 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 }
 
 /* Bottom levels (e->level): an edge's cost plus the longest chain after
- * it, by a reverse topological walk over successors. */
+ * it, by a reverse topological walk over successors. The successor lists
+ * and the walk's order depend only on the graph's shape: they are made on
+ * the first call and kept (g->topo) while the graph has the same edges. */
 static void bottom_levels(Graph *g, double *cpl, double *work)
 {
-	for (guint i = 0; i < g->edges->len; i++) {
-		Edge *e = g_ptr_array_index(g->edges, i);
-		if (e->succ)
-			g_ptr_array_set_size(e->succ, 0);
-		e->pending = 0;
-		e->level = 0;
-	}
-	/* g->outputs maps interned paths to producers (graph_check_outputs) */
-	for (guint i = 0; i < g->edges->len; i++) {
-		Edge *e = g_ptr_array_index(g->edges, i);
-		GPtrArray *lists[] = { e->ins, e->implicit_ins, e->order_ins };
-		for (int l = 0; l < 3; l++)
-			for (guint k = 0; k < EDGE_LEN(lists[l]); k++) {
-				Edge *pe = g_hash_table_lookup(g->outputs, g_ptr_array_index(lists[l], k));
-				if (!pe || pe == e)
-					continue;
-				if (!pe->succ)
-					pe->succ = g_ptr_array_sized_new(2);
-				g_ptr_array_add(pe->succ, e);
-				pe->pending++;
+	if (!g->topo || g->topo->len != g->edges->len) {
+		/* one pass over the inputs: each edge's producers, flat (pred,
+		 * from pstart[i]), and each producer's users (succ) */
+		guint n = g->edges->len;
+		guint *pstart = g_new(guint, n + 1);
+		GPtrArray *pred = g_ptr_array_sized_new(n * 2);
+		for (guint i = 0; i < n; i++) {
+			Edge *e = g_ptr_array_index(g->edges, i);
+			if (e->succ)
+				g_ptr_array_set_size(e->succ, 0);
+			e->index = i;
+		}
+		/* g->outputs maps interned paths to producers (graph_check_outputs) */
+		for (guint i = 0; i < n; i++) {
+			Edge *e = g_ptr_array_index(g->edges, i);
+			pstart[i] = pred->len;
+			GPtrArray *lists[] = { e->ins, e->implicit_ins, e->order_ins };
+			for (int l = 0; l < 3; l++)
+				for (guint k = 0; k < EDGE_LEN(lists[l]); k++) {
+					Edge *pe = g_hash_table_lookup(g->outputs, g_ptr_array_index(lists[l], k));
+					if (!pe || pe == e)
+						continue;
+					if (!pe->succ)
+						pe->succ = g_ptr_array_sized_new(2);
+					g_ptr_array_add(pe->succ, e);
+					g_ptr_array_add(pred, pe);
+				}
+		}
+		pstart[n] = pred->len;
+		if (g->topo)
+			g_ptr_array_set_size(g->topo, 0);
+		else
+			g->topo = g_ptr_array_sized_new(n);
+		for (guint i = 0; i < n; i++) {
+			Edge *e = g_ptr_array_index(g->edges, i);
+			e->pending = (int)EDGE_LEN(e->succ);
+			if (!e->pending)
+				g_ptr_array_add(g->topo, e);
+		}
+		/* users before producers: a producer follows once all its
+		 * users are in */
+		for (guint qi = 0; qi < g->topo->len; qi++) {
+			Edge *e = g_ptr_array_index(g->topo, qi);
+			for (guint k = pstart[e->index]; k < pstart[e->index + 1]; k++) {
+				Edge *pe = g_ptr_array_index(pred, k);
+				if (--pe->pending == 0)
+					g_ptr_array_add(g->topo, pe);
 			}
+		}
+		g_ptr_array_free(pred, TRUE);
+		g_free(pstart);
 	}
-	GPtrArray *queue = g_ptr_array_sized_new(g->edges->len);
-	for (guint i = 0; i < g->edges->len; i++) {
-		Edge *e = g_ptr_array_index(g->edges, i);
-		if (!e->pending)
-			g_ptr_array_add(queue, e);
-	}
-	/* predecessors: the producers of each edge's inputs */
 	*cpl = 0;
 	*work = 0;
-	for (guint qi = 0; qi < queue->len; qi++) {
-		Edge *e = g_ptr_array_index(queue, qi);
+	for (guint qi = 0; qi < g->topo->len; qi++) {
+		Edge *e = g_ptr_array_index(g->topo, qi);
 		double best = 0;
 		for (guint k = 0; k < EDGE_LEN(e->succ); k++) {
 			Edge *sx = g_ptr_array_index(e->succ, k);
@@ -172,17 +197,7 @@ static void bottom_levels(Graph *g, double *cpl, double *work)
 		e->level = e->cost + best;
 		*cpl = MAX(*cpl, e->level);
 		*work += e->cost;
-		GPtrArray *lists[] = { e->ins, e->implicit_ins, e->order_ins };
-		for (int l = 0; l < 3; l++)
-			for (guint k = 0; k < EDGE_LEN(lists[l]); k++) {
-				Edge *pe = g_hash_table_lookup(g->outputs, g_ptr_array_index(lists[l], k));
-				if (!pe || pe == e)
-					continue;
-				if (--pe->pending == 0)
-					g_ptr_array_add(queue, pe);
-			}
 	}
-	g_ptr_array_free(queue, TRUE);
 }
 
 typedef struct {
@@ -343,6 +358,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	Graph *g = build(data, &ch, info, err);
 	if (!g)
 		return NULL;
+	cg_timing("graph");
 	int archs = MAX((int)info->device_archs, 1);
 	int ntu = (int)info->cuda_tus;
 
@@ -379,8 +395,10 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	}
 
 	set_costs(g, h, c, info, ch.threads, p);
+	cg_timing("set_costs");
 	double cpl = 0, work = 0;
 	double t_dev = estimate(g, p->cores, &cpl, &work);
+	cg_timing("costs");
 	if (ntu && !info->split_tu_targets && ntu * (archs + 1) < 4 * p->cores) {
 		/* Few TUs for the cores: the host compile waiting for a whole
 		 * device compile may set the critical path. Try the stub from
@@ -415,6 +433,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	p->syntax_stub = ch.syntax_stub;
 	bottom_levels(g, &cpl, &work);
 	order_edges(g);
+	cg_timing("order");
 	p->critical_path = cpl;
 	p->work = work;
 	p->estimate = MAX(work / MAX(p->cores, 1), cpl);

@@ -131,6 +131,7 @@ static Graph *build_graph(void *data, const EdgeOptions *choices, GraphInfo *inf
 gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 {
 	memset(gen, 0, sizeof *gen);
+	cg_timing("start");
 	gen->builddir = cg_abspath(a->builddir);
 	/* Paths go into every command line: a control character there
 	 * (a newline, the byte edges.c marks its templates with) cannot be
@@ -165,9 +166,11 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 	gen->c = config_load(&co, err);
 	if (!gen->c)
 		return FALSE;
+	cg_timing("config");
 	gen->tk = toolkit_probe(gen->c, gen->builddir, err);
 	if (!gen->tk)
 		return FALSE;
+	cg_timing("toolkit");
 
 	EdgeOptions *eo = &gen->eo;
 	eo->builddir = gen->builddir;
@@ -208,7 +211,9 @@ regen_done:
 	else
 		machine_probe(&gen->m);
 	gen->history = a->no_history ? NULL : history_load(gen->builddir);
+	cg_timing("machine, history");
 	gen->g = plan_make(gen->c, &gen->m, gen->history, build_graph, gen, &gen->info, &gen->plan, err);
+	cg_timing("plan");
 	return gen->g != NULL;
 }
 
@@ -291,6 +296,7 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 		text = make ? make_write(gen->g, header, gen->eo.cugen, err) : ninja_write(gen->g, header, NULL, err);
 	}
 	g_free(header);
+	cg_timing("build file");
 	if (!text)
 		return FALSE;
 	Stage *st = stage_new();
@@ -306,15 +312,18 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	g_free(p);
 	p = g_build_filename(gen->builddir, ".cugen", "edges.log", NULL);
 	stage_add(st, p, history_compact(gen->builddir));
+	cg_timing("history");
 	g_free(p);
 	p = g_build_filename(gen->builddir, "compile_commands.json", NULL);
 	stage_add(st, p, compdb_write(gen->g, gen->builddir));
+	cg_timing("compile_commands.json");
 	g_free(p);
 	p = toolkit_cache_path(gen->builddir);
 	stage_add(st, p, toolkit_cache_text(gen->tk));
 	g_free(p);
 	p = g_build_filename(gen->builddir, ".cugen", "shard.spec", NULL);
 	stage_add(st, p, shard_spec(gen->g, gen->tk));
+	cg_timing("shard.spec");
 	g_free(p);
 	if (!a->regen) {
 		p = g_build_filename(gen->builddir, ".cugen", "args.ini", NULL);
@@ -323,6 +332,7 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	}
 	gboolean ok = stage_commit(st, err);
 	stage_free(st);
+	cg_timing("write");
 	if (ok && !gen->gated && !make) {
 		/* no longer gated: the full graph's manifest goes (its logs stay) */
 		char *fp = g_build_filename(gen->builddir, GATE_FULL, NULL);
@@ -331,6 +341,11 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	}
 	return ok;
 }
+
+/* cmd_setup leaves its graph to the process's exit: freeing 100,000 edges
+ * one by one took a tenth of setup at 10,000 TUs. This keeps it reachable,
+ * so leak checkers do not count it as lost. */
+static Graph *left_to_exit;
 
 int cmd_setup(int argc, char **argv)
 {
@@ -364,6 +379,8 @@ out:
 	if (err)
 		rc = cg_report(err);
 	g_clear_error(&err);
+	left_to_exit = gen.g;
+	gen.g = NULL;
 	setup_generated_clear(&gen);
 	setup_args_clear(&a);
 	return rc;

@@ -583,3 +583,17 @@ void stage_free(Stage *st)
 	g_ptr_array_free(st->files, TRUE);
 	g_free(st);
 }
+
+void cg_timing(const char *what)
+{
+	static gint64 last;
+	static int on = -1;
+	if (on < 0)
+		on = g_getenv("CUGEN_TIMING") != NULL;
+	if (!on)
+		return;
+	gint64 now = g_get_monotonic_time();
+	if (last)
+		fprintf(stderr, "cugen: timing: %s %.1f ms\n", what, (now - last) / 1000.0);
+	last = now;
+}
