@@ -575,10 +575,17 @@ static Rule *make_cu_fe_rule(Ctx *x, TState *s)
 	return r;
 }
 
-static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
+/* The device view's preprocess as its own edge (EdgeOptions.pp_edges):
+ * it needs no module id, so it runs while the front end does. Its depfile
+ * names every header of the view; the full one stays for the shard
+ * manifest, as the device edge's would. */
+static Rule *cu_pp_rule(Ctx *x, PipeArch *pa)
 {
 	GString *c = g_string_new(NULL);
 	GPtrArray *pp = copy_argv(pa->pp);
+	char *ii = g_strdup_printf(P_O "/%s.ii", pa->id);
+	char *tmp = g_strconcat(ii, TMP, NULL);
+	subst(pp, ii, tmp);
 	char *full = g_strdup_printf(P_O "/%s.full.d", pa->id);
 	const char *md[] = { "-MD", "-MF", full, "-MT", P_OUT };
 	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
@@ -586,10 +593,59 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	measured(x, c);
 	render(c, pp);
 	g_ptr_array_free(pp, TRUE);
-	g_string_append(c, " && ");
+	g_string_append_printf(c, " && cp ${O}/%s.full.d ${out}.d", pa->id);
+	publish(c, "${out}");
+	char *stem = g_strdup_printf("cuda_pp_%s", pa->id);
+	char *desc = g_strdup_printf("CUDA pp %s ${out}", pa->id);
+	Rule *r = graph_rule(x->g, stem, c->str, desc, "${out}.d", "gcc", "device");
+	g_free(desc);
+	g_free(stem);
+	g_free(full);
+	g_free(tmp);
+	g_free(ii);
+	g_string_free(c, TRUE);
+	return r;
+}
+
+static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split);
+
+/* The device edge's rule. With pp edges it starts at cicc, and its
+ * canonical text (the shard manifest's rule hash) is still the whole
+ * edge's, so shards agree whichever way each machine split it. */
+static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
+{
+	gboolean split = x->opt->pp_edges && !x->cache;
+	char *cmd = dev_command(x, pa, a, split);
+	char *stem = g_strdup_printf("cuda_dev_%s", pa->id);
+	char *name = arch_image_name(a);
+	char *desc = g_strdup_printf("CUDA %s ${out}", name);
+	Rule *r = graph_rule(x->g, stem, cmd, desc, split ? NULL : "${out}.d", split ? NULL : "gcc", "device");
+	if (split && !r->canon)
+		r->canon = dev_command(x, pa, a, FALSE);
+	g_free(desc);
+	g_free(name);
+	g_free(stem);
+	g_free(cmd);
+	return r;
+}
+
+static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split)
+{
+	GString *c = g_string_new(NULL);
+	char *full = g_strdup_printf(P_O "/%s.full.d", pa->id);
 	char *depdiff = g_strdup_printf("%s depdiff ${O}/hdeps ${O}/%s.full.d ${out}.d ${out}", cugen_q(x), pa->id);
-	if (!x->cache)
-		g_string_append_printf(c, "%s && ", depdiff);
+	if (!split) {
+		GPtrArray *pp = copy_argv(pa->pp);
+		const char *md[] = { "-MD", "-MF", full, "-MT", P_OUT };
+		for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
+			g_ptr_array_add(pp, g_strdup(md[i]));
+		measured(x, c);
+		render(c, pp);
+		g_ptr_array_free(pp, TRUE);
+		g_string_append(c, " && ");
+		if (!x->cache)
+			g_string_append_printf(c, "%s && ", depdiff);
+	}
 	GPtrArray *cicc = copy_argv(pa->cicc);
 	char *stub = g_strdup_printf(P_O "/%s.stub.c", pa->id);
 	subst(cicc, P_STUB, stub);
@@ -661,23 +717,18 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	}
 	g_free(depdiff);
 	g_string_free(compile, TRUE);
-	g_string_append_printf(c, " && rm -f ${O}/%s.ii ${O}/%s.c ${O}/%s.gpu",
-			       pa->id, pa->id, pa->id);
+	/* the device view stays when a pp edge made it (its output) */
+	if (split)
+		g_string_append_printf(c, " && rm -f ${O}/%s.c ${O}/%s.gpu", pa->id, pa->id);
+	else
+		g_string_append_printf(c, " && rm -f ${O}/%s.ii ${O}/%s.c ${O}/%s.gpu", pa->id, pa->id, pa->id);
 	if (pa->ptxas && !a->ptx)
 		g_string_append_printf(c, " ${O}/compute_%s.ptx", pa->id);
 	for (guint i = 0; i < declared->len; i++)
 		publish(c, g_ptr_array_index(declared, i));
 	g_ptr_array_free(declared, TRUE);
-	char *stem = g_strdup_printf("cuda_dev_%s", pa->id);
-	char *name = arch_image_name(a);
-	char *desc = g_strdup_printf("CUDA %s ${out}", name);
-	Rule *r = graph_rule(x->g, stem, c->str, desc, "${out}.d", "gcc", "device");
-	g_free(desc);
-	g_free(name);
-	g_free(stem);
 	g_free(full);
-	g_string_free(c, TRUE);
-	return r;
+	return g_string_free(c, FALSE);
 }
 
 static Rule *cu_stub_rule(Ctx *x, const char *id)
@@ -869,7 +920,7 @@ static void tu_names(Ctx *x, Source *src, const char *in, char **file, char **ca
 static void set_tu_vars(Edge *e, const char *D, const char *file, const char *canon)
 {
 	edge_var(e, "O", D);
-	if (e->kind == EK_FE || e->kind == EK_DEV || e->kind == EK_STUB) {
+	if (e->kind == EK_FE || e->kind == EK_DEV || e->kind == EK_DEVPP || e->kind == EK_STUB) {
 		edge_var(e, "F", file);
 		if (strcmp(file, canon) != 0)
 			edge_var(e, "C", canon);
@@ -919,6 +970,14 @@ static Rule *cu_dev_rule_cached(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 {
 	char *key = g_strconcat("dev:", pa->id, NULL);
 	Rule *r = CACHED(s, key, cu_dev_rule(x, s, pa, a));
+	g_free(key);
+	return r;
+}
+
+static Rule *cu_pp_rule_cached(Ctx *x, TState *s, PipeArch *pa)
+{
+	char *key = g_strconcat("pp:", pa->id, NULL);
+	Rule *r = CACHED(s, key, cu_pp_rule(x, pa));
 	g_free(key);
 	return r;
 }
@@ -992,6 +1051,18 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 			edge_var(se, "O", D);
 		}
 		edge_in(d, in);
+		if (x->opt->pp_edges && !x->cache) {
+			Edge *pe = graph_edge(x->g, EK_DEVPP, cu_pp_rule_cached(x, s, pa));
+			pe->target = s->t->name;
+			pe->source = src->rel;
+			pe->arch = d->arch;
+			char *ii = g_strconcat(D, "/", id, ".ii", NULL);
+			edge_out(pe, ii);
+			edge_in(pe, in);
+			set_tu_vars(pe, D, file, canon);
+			edge_implicit_in(d, ii);
+			g_free(ii);
+		}
 		edge_implicit_in(d, fe_out);
 		set_tu_vars(d, D, file, canon);
 		g_free(out);

@@ -23,6 +23,7 @@ typedef struct {
 	gboolean syntax_stub;   /* host stub from a cicc --device-syntax-only edge */
 	int threads;            /* split = tu: nvcc --threads (0: none) */
 	int split_compile;      /* nvcc --split-compile (0: none) */
+	gboolean pp_edges;      /* device preprocess as its own edge (not with the cache) */
 } EdgeOptions;
 
 /* Facts about the graph for the summary line and `cugen plan`. */

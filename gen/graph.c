@@ -6,7 +6,7 @@
 #include "util.h"
 
 static const char *const kind_names[EK_COUNT] = {
-	[EK_FE] = "fe", [EK_DEV] = "dev", [EK_STUB] = "stub", [EK_FATBIN] = "fatbin",
+	[EK_FE] = "fe", [EK_DEV] = "dev", [EK_DEVPP] = "dev-pp", [EK_STUB] = "stub", [EK_FATBIN] = "fatbin",
 	[EK_HOST] = "host", [EK_NVCC] = "nvcc",
 	[EK_DLOBJ] = "dlink-obj", [EK_NVLINK] = "nvlink", [EK_DLFATBIN] = "dlink-fatbin",
 	[EK_DLHOST] = "dlink-host", [EK_CC] = "cc", [EK_CXX] = "cxx",
@@ -28,6 +28,8 @@ static void rule_free(gpointer p)
 	g_free(r->depfile);
 	g_free(r->deps);
 	g_free(r->pool);
+	g_free(r->pool_kind);
+	g_free(r->canon);
 	g_free(r);
 }
 
@@ -128,6 +130,7 @@ Rule *graph_rule(Graph *g, const char *stem, const char *command,
 	r->depfile = g_strdup(depfile);
 	r->deps = g_strdup(deps);
 	r->pool = g_strdup(pool);
+	r->pool_kind = g_strdup(pool);
 	g_ptr_array_add(g->rules, r);
 	g_hash_table_insert(g->rule_by_command, key, r);
 	return r;

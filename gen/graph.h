@@ -15,6 +15,7 @@
 typedef enum {
 	EK_FE,        /* host preprocess + cudafe++ (module id, .cudafe1.cpp) */
 	EK_DEV,       /* per TU per arch: preprocess + cicc (+ ptxas) */
+	EK_DEVPP,     /* per TU per arch: the device preprocess alone (planner's pp_edges) */
 	EK_STUB,      /* the host stub, from one arch's dev edge */
 	EK_HOST,      /* host compile against a placeholder fatbin */
 	EK_FATBIN,    /* fatbinary of one TU's images, objcopied into the host object */
@@ -42,6 +43,8 @@ typedef struct {
 	char *depfile;
 	char *deps;       /* "gcc" or NULL */
 	char *pool;       /* NULL, "console" or a Pool name */
+	char *pool_kind;  /* the pool edges.c chose (the planner may merge device and host) */
+	char *canon;      /* the command the shard manifest hashes, when not this one */
 	gboolean generator;
 	gboolean restat;
 } Rule;
@@ -76,6 +79,7 @@ struct Edge {
 	GPtrArray *succ;      /* planner: edges that use an output */
 	int pending;          /* planner scratch */
 	guint index;          /* planner scratch */
+	guint npred;          /* planner: inputs made by other edges */
 };
 
 #define EDGE_LEN(a) ((a) ? (a)->len : 0u)

@@ -55,12 +55,39 @@ History *history_load(const char *builddir)
 		}
 		double rss = g_ascii_strtod(f[2], NULL) * 1024.0;
 		st->rss = MAX(st->rss, rss);
-		st->cpu += g_ascii_strtod(f[3], NULL);
+		double cpu = g_ascii_strtod(f[3], NULL);
+		st->cpu += cpu;
+		if (strcmp(f[1], "cicc") != 0 && strcmp(f[1], "ptxas") != 0)
+			st->cpu_pre += cpu;
 		h->lines++;
 		g_strfreev(f);
 	}
 	g_ptr_array_free(lines, TRUE);
+	h->syntax_stub = h->pp_edges = -1;
+	char *path = g_build_filename(builddir, ".cugen", "plan.ini", NULL);
+	GKeyFile *k = g_key_file_new();
+	if (g_key_file_load_from_file(k, path, G_KEY_FILE_NONE, NULL)) {
+		const char *keys[] = { "syntax_stub", "pp_edges" };
+		int *vals[] = { &h->syntax_stub, &h->pp_edges };
+		for (gsize i = 0; i < G_N_ELEMENTS(keys); i++) {
+			GError *e = NULL;
+			gboolean v = g_key_file_get_boolean(k, "plan", keys[i], &e);
+			if (!e)
+				*vals[i] = v;
+			g_clear_error(&e);
+		}
+	}
+	g_key_file_free(k);
+	g_free(path);
 	return h;
+}
+
+GString *history_choices(gboolean syntax_stub, gboolean pp_edges)
+{
+	GString *s = g_string_new("# cugen's planner: its choices that change commands (history.h)\n[plan]\n");
+	g_string_append_printf(s, "syntax_stub=%s\npp_edges=%s\n", syntax_stub ? "true" : "false",
+			       pp_edges ? "true" : "false");
+	return s;
 }
 
 void history_free(History *h)

@@ -42,12 +42,16 @@ void plan_clear(Plan *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* A device view's preprocess (gcc -E of a CUB TU: about 1.4 s, §8). */
+#define PP_COST 1.5
+
 /* Defaults before anything was measured: seconds and bytes per edge,
  * from the lab's 4-TU CUB workload (research/nvcc-pipeline.md §8). */
 static void default_cost(const Edge *e, int archs, int threads, double *cpu, double *rss)
 {
 	switch (e->kind) {
-	case EK_DEV: *cpu = 10; *rss = 1.0 * GiB; break;
+	case EK_DEV: *cpu = 10; *rss = 1.0 * GiB; break; /* less PP_COST with pp edges */
+	case EK_DEVPP: *cpu = PP_COST; *rss = 0.2 * GiB; break;
 	case EK_NVCC: *cpu = 10.0 * MAX(archs, 1) + 6; *rss = 1.0 * GiB * MAX(threads, 1); break;
 	case EK_FE: *cpu = 3; *rss = 0.6 * GiB; break;
 	case EK_HOST: *cpu = 12; *rss = 0.5 * GiB; break; /* a bit over one arch of device code */
@@ -75,10 +79,30 @@ static double median(GArray *v)
 /* Each edge's expected cost and memory: its own measurement, else the
  * median of its kind's measurements (an added arch, a new TU), else the
  * default. job_memory (profile) fixes device edges' memory. */
-static void set_costs(Graph *g, const History *h, const Config *c, const GraphInfo *info,
-		      int threads, Plan *p)
+/* A device edge's preprocess, measured: in its own log lines, or in its
+ * pp edge's (D/ID.ii) when the last build had pp edges; else -1. */
+static double measured_pre(const History *h, const Edge *e, const EdgeStat *st)
 {
-	GArray *kcpu[EK_COUNT], *krss[EK_COUNT];
+	if (st && st->cpu_pre > 0)
+		return st->cpu_pre;
+	const char *O = edge_get_var(e, "O");
+	const char *id = e->arch ? strchr(e->arch, '_') : NULL;
+	if (!O || !id)
+		return -1;
+	char *ii = g_strconcat(O, "/", id + 1, ".ii", NULL);
+	const EdgeStat *ps = history_get(h, ii);
+	g_free(ii);
+	return ps ? ps->cpu : -1;
+}
+
+/* Each edge's expected cost and memory: its own measurement, else the
+ * median of its kind's measurements (an added arch, a new TU), else the
+ * default. A device edge's preprocess counts apart: with pp edges (pp)
+ * it is theirs. job_memory (profile) fixes device edges' memory. */
+static void set_costs(Graph *g, const History *h, const Config *c, const GraphInfo *info,
+		      int threads, gboolean pp, Plan *p)
+{
+	GArray *kcpu[EK_COUNT], *krss[EK_COUNT], *pres = g_array_new(FALSE, FALSE, sizeof(double));
 	for (int k = 0; k < EK_COUNT; k++) {
 		kcpu[k] = g_array_new(FALSE, FALSE, sizeof(double));
 		krss[k] = g_array_new(FALSE, FALSE, sizeof(double));
@@ -87,9 +111,13 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		Edge *e = g_ptr_array_index(g->edges, i);
 		const EdgeStat *st = EDGE_LEN(e->outs) ? history_get(h, EDGE_AT(e->outs, 0)) : NULL;
 		if (st) {
-			g_array_append_val(kcpu[e->kind], st->cpu);
+			double own = e->kind == EK_DEV ? st->cpu - st->cpu_pre : st->cpu;
+			g_array_append_val(kcpu[e->kind], own);
 			g_array_append_val(krss[e->kind], st->rss);
 		}
+		double pre = e->kind == EK_DEV ? measured_pre(h, e, st) : -1;
+		if (pre >= 0)
+			g_array_append_val(pres, pre);
 	}
 	double med_cpu[EK_COUNT], med_rss[EK_COUNT];
 	for (int k = 0; k < EK_COUNT; k++) {
@@ -98,6 +126,8 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		g_array_free(kcpu[k], TRUE);
 		g_array_free(krss[k], TRUE);
 	}
+	double med_pre = pres->len ? median(pres) : PP_COST;
+	g_array_free(pres, TRUE);
 	double job_memory = 0;
 	if (g_strcmp0(c->profile->job_memory, "auto") != 0)
 		job_memory = (double)plan_parse_size(c->profile->job_memory);
@@ -107,14 +137,22 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		double cpu, rss;
 		default_cost(e, info->device_archs, threads, &cpu, &rss);
 		const EdgeStat *st = EDGE_LEN(e->outs) ? history_get(h, EDGE_AT(e->outs, 0)) : NULL;
+		if (e->kind == EK_DEV)
+			cpu -= PP_COST; /* the default without its preprocess */
 		if (st) {
-			cpu = st->cpu;
+			cpu = e->kind == EK_DEV ? st->cpu - st->cpu_pre : st->cpu;
 			/* cugen exec sees one process: nvcc --threads runs several */
 			rss = e->kind == EK_NVCC ? st->rss * MAX(threads, 1) : st->rss;
 			p->measured++;
 		} else if (med_cpu[e->kind] >= 0) {
 			cpu = med_cpu[e->kind];
 			rss = med_rss[e->kind];
+		} else if (e->kind == EK_DEVPP) {
+			cpu = med_pre;
+		}
+		if (e->kind == EK_DEV && !pp) {
+			double pre = measured_pre(h, e, st);
+			cpu += pre >= 0 ? pre : med_pre;
 		}
 		if (job_memory > 0 && (e->kind == EK_DEV || e->kind == EK_NVCC ||
 				       (e->kind == EK_STUB && !e->rule->restat)))
@@ -168,6 +206,7 @@ static void bottom_levels(Graph *g, double *cpl, double *work)
 		for (guint i = 0; i < n; i++) {
 			Edge *e = g_ptr_array_index(g->edges, i);
 			e->pending = (int)EDGE_LEN(e->succ);
+			e->npred = pstart[i + 1] - pstart[i];
 			if (!e->pending)
 				g_ptr_array_add(g->topo, e);
 		}
@@ -220,13 +259,15 @@ static gint cmp_ranked(gconstpointer a, gconstpointer b)
 }
 
 /* ninja 1.11 starts ready edges in manifest order: put the edges that head
- * the longest remaining chains first. */
-static void order_edges(Graph *g)
+ * the longest remaining chains first. With defer, the edges of that kind
+ * come after all others (they start only when nothing else is ready). */
+static void order_edges(Graph *g, int defer, GRand *noise)
 {
 	GArray *r = g_array_sized_new(FALSE, FALSE, sizeof(Ranked), g->edges->len);
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
-		Ranked x = { e, e->level, i };
+		double level = noise ? e->level * g_rand_double_range(noise, 0.7, 1.3) : e->level;
+		Ranked x = { e, (int)e->kind == defer ? level - 1e9 : level, i };
 		g_array_append_val(r, x);
 	}
 	g_array_sort(r, cmp_ranked);
@@ -235,22 +276,190 @@ static void order_edges(Graph *g)
 	g_array_free(r, TRUE);
 }
 
-/* Wall time estimate: the work spread over the cores, or the critical
- * path, whichever is longer. */
-static double estimate(Graph *g, int cores, double *cpl, double *work)
-{
-	bottom_levels(g, cpl, work);
-	return MAX(*work / MAX(cores, 1), *cpl);
-}
-
+/* The kind of pool edges.c gave the edge's rule: 0 device, 1 host,
+ * 2 link, -1 none (size_pools may move device and host into "compile"). */
 static int pool_of(const Edge *e)
 {
-	if (!e->rule || !e->rule->pool)
+	if (!e->rule || !e->rule->pool_kind)
 		return -1;
-	if (strcmp(e->rule->pool, "device") == 0) return 0;
-	if (strcmp(e->rule->pool, "host") == 0) return 1;
-	if (strcmp(e->rule->pool, "link") == 0) return 2;
+	if (strcmp(e->rule->pool_kind, "device") == 0) return 0;
+	if (strcmp(e->rule->pool_kind, "host") == 0) return 1;
+	if (strcmp(e->rule->pool_kind, "link") == 0) return 2;
 	return -1;
+}
+
+/* A binary heap of edge ranks (positions in the manifest), least first. */
+typedef struct {
+	guint *v;
+	guint n;
+} Heap;
+
+static void heap_push(Heap *h, guint x)
+{
+	guint i = h->n++;
+	while (i && h->v[(i - 1) / 2] > x) {
+		h->v[i] = h->v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->v[i] = x;
+}
+
+static guint heap_pop(Heap *h)
+{
+	guint top = h->v[0], x = h->v[--h->n], i = 0;
+	for (;;) {
+		guint c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && h->v[c + 1] < h->v[c])
+			c++;
+		if (h->v[c] >= x)
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	if (h->n)
+		h->v[i] = x;
+	return top;
+}
+
+/* ninja's default -j: processors + 2, 3 on two, 2 on one. */
+static int ninja_default_j(int cores)
+{
+	return cores <= 1 ? 2 : cores == 2 ? 3 : cores + 2;
+}
+
+/* The build as ninja 1.11 runs it, with the planned costs: ready edges
+ * start in manifest order (g->edges after order_edges) while -j (ninja's
+ * default) and the edge's pool allow; running jobs share the cores
+ * equally when they outnumber them. Needs bottom_levels (succ, npred).
+ * Returns the expected wall seconds. */
+static double simulate(Graph *g, const Plan *p, int threads)
+{
+	guint n = g->edges->len;
+	if (!n)
+		return 0;
+	for (guint i = 0; i < n; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		e->index = i;
+		e->pending = (int)e->npred;
+	}
+	const int depth[3] = { p->device, p->host, p->link };
+	int busy[3] = { 0, 0, 0 };
+	const int jobs = ninja_default_j(p->cores);
+	const double tw = MAX(threads, 1); /* nvcc --threads: cores per job */
+	Heap ready = { g_new(guint, n), 0 }, held = { g_new(guint, n), 0 };
+	guint *run = g_new(guint, n);
+	double *left = g_new(double, n);
+	guint nrun = 0, done = 0;
+	double t = 0;
+	for (guint i = 0; i < n; i++)
+		if (!((Edge *)g_ptr_array_index(g->edges, i))->pending)
+			heap_push(&ready, i);
+	while (done < n) {
+		/* start what may start, in manifest order; edges whose pool is
+		 * full wait (held) and return when a job ends */
+		while (ready.n && (int)nrun < jobs) {
+			guint i = heap_pop(&ready);
+			Edge *e = g_ptr_array_index(g->edges, i);
+			int k = pool_of(e);
+			if (p->shared && k == 1)
+				k = 0; /* one pool "compile" */
+			if (k >= 0 && busy[k] >= depth[k]) {
+				heap_push(&held, i);
+				continue;
+			}
+			if (k >= 0)
+				busy[k]++;
+			left[i] = e->kind == EK_PHONY || e->kind == EK_REGEN ? 0 : e->cost;
+			run[nrun++] = i;
+		}
+		if (!nrun)
+			break; /* a cycle, or nothing runnable: stop */
+		/* the next job to end, all running jobs sharing the cores */
+		double used = 0;
+		for (guint r = 0; r < nrun; r++) {
+			Edge *e = g_ptr_array_index(g->edges, run[r]);
+			used += e->kind == EK_NVCC ? tw : 1;
+		}
+		double rate = used > p->cores ? p->cores / used : 1;
+		double step = G_MAXDOUBLE;
+		for (guint r = 0; r < nrun; r++) {
+			Edge *e = g_ptr_array_index(g->edges, run[r]);
+			double speed = rate * (e->kind == EK_NVCC ? tw : 1);
+			step = MIN(step, left[run[r]] / speed);
+		}
+		t += step;
+		guint kept = 0;
+		for (guint r = 0; r < nrun; r++) {
+			guint i = run[r];
+			Edge *e = g_ptr_array_index(g->edges, i);
+			left[i] -= step * rate * (e->kind == EK_NVCC ? tw : 1);
+			if (left[i] > 1e-9) {
+				run[kept++] = i;
+				continue;
+			}
+			done++;
+			int k = pool_of(e);
+			if (p->shared && k == 1)
+				k = 0;
+			if (k >= 0)
+				busy[k]--;
+			for (guint s2 = 0; s2 < EDGE_LEN(e->succ); s2++) {
+				Edge *sx = g_ptr_array_index(e->succ, s2);
+				if (--sx->pending == 0)
+					heap_push(&ready, sx->index);
+			}
+		}
+		nrun = kept;
+		while (held.n)
+			heap_push(&ready, heap_pop(&held));
+	}
+	g_free(ready.v);
+	g_free(held.v);
+	g_free(run);
+	g_free(left);
+	return t;
+}
+
+/* Orders the edges for the shortest simulated build. Starts from longest
+ * remaining chain first, and the same with the host compiles after
+ * everything else; then tries orders with the chain lengths jittered by
+ * up to 30% (a fixed seed: the same inputs give the same file), which
+ * finds packings of a few long edges on few cores that the greedy order
+ * misses. Returns the simulated wall time; *how says which won. */
+static double order_best(Graph *g, const Plan *p, int threads, const char **how)
+{
+	double cpl, work;
+	bottom_levels(g, &cpl, &work);
+	guint n = g->edges->len;
+	gpointer *best_order = g_new(gpointer, n);
+	order_edges(g, -1, NULL);
+	double plain = simulate(g, p, threads), best = plain;
+	memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
+	*how = "longest remaining chain first";
+	order_edges(g, EK_HOST, NULL);
+	double t = simulate(g, p, threads);
+	if (t < best * 0.995) {
+		best = t;
+		memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
+		*how = "longest remaining chain first, host compiles after the device work";
+	}
+	guint tries = MIN(300u, 300000u / MAX(n, 1u));
+	GRand *r = g_rand_new_with_seed(20261129);
+	for (guint i = 0; i < tries; i++) {
+		order_edges(g, i % 2 ? EK_HOST : -1, r);
+		t = simulate(g, p, threads);
+		if (t < best * 0.995) {
+			best = t;
+			memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
+			*how = "by simulation: chain lengths jittered for a tighter packing";
+		}
+	}
+	g_rand_free(r);
+	memcpy(g->edges->pdata, best_order, n * sizeof(gpointer));
+	g_free(best_order);
+	return best;
 }
 
 static const char *size_str(double bytes, char buf[32])
@@ -265,7 +474,14 @@ static const char *size_str(double bytes, char buf[32])
 /* Pool depths: each pool alone may fill the cores (divided by the threads
  * a job uses), and the pools together, each full, stay within the memory
  * limit. Slots go to the pool with the most work per slot. */
-static void size_pools(Graph *g, Plan *p, int dev_threads)
+/* The pools. When memory allows a job of the larger kind on every core,
+ * device and host compiles share one pool ("compile", depth = cores), so
+ * that ninja's default -j (cores + 2) never runs more compiles than
+ * cores. Otherwise each kind gets its own pool, deepened in turn (the
+ * kind with the most work per job first) while the memory lasts and
+ * device plus host jobs stay within the cores. With announce, the pools
+ * go into the graph and the reasons into the plan. */
+static void size_pools(Graph *g, Plan *p, int dev_threads, gboolean announce)
 {
 	double mem[3] = { 0, 0, 0 }, work[3] = { 0, 0, 0 };
 	guint count[3] = { 0, 0, 0 };
@@ -280,31 +496,48 @@ static void size_pools(Graph *g, Plan *p, int dev_threads)
 	}
 	int cap[3] = { MAX(1, p->cores / MAX(dev_threads, 1)), p->cores, MAX(1, MIN(p->cores, (int)count[2])) };
 	int depth[3] = { 1, 1, 1 };
-	double used = 0;
-	for (int k = 0; k < 3; k++)
-		if (count[k])
-			used += mem[k];
 	const double limit = (double)p->memory;
-	char b1[32], b2[32];
-	if (used > limit)
-		why(p, "one job of each kind needs about %s, over the %s limit: running one at a time and hoping",
-		    size_str(used, b1), size_str(limit, b2));
-	for (;;) {
-		int best = -1;
-		double best_share = -1;
-		for (int k = 0; k < 3; k++) {
-			if (!count[k] || depth[k] >= cap[k] || used + mem[k] > limit)
-				continue;
-			double share = (work[k] + 1e-9) / depth[k];
-			if (share > best_share) {
-				best_share = share;
-				best = k;
-			}
+	double link_mem = count[2] ? mem[2] : 0;
+	double big = MAX(mem[0], mem[1]);
+	p->shared = dev_threads == 1 && count[0] && count[1] && big * p->cores + link_mem <= limit;
+	double used = 0;
+	if (p->shared) {
+		depth[0] = depth[1] = p->cores;
+		used = big * p->cores + link_mem;
+		while (depth[2] < cap[2] && used + mem[2] <= limit) {
+			depth[2]++;
+			used += mem[2];
 		}
-		if (best < 0)
-			break;
-		depth[best]++;
-		used += mem[best];
+	} else {
+		for (int k = 0; k < 3; k++)
+			if (count[k])
+				used += mem[k];
+		if (used > limit && announce) {
+			char b1[32], b2[32];
+			why(p, "one job of each kind needs about %s, over the %s limit: running one at a time and hoping",
+			    size_str(used, b1), size_str(limit, b2));
+		}
+		for (;;) {
+			int best = -1;
+			double best_share = -1;
+			for (int k = 0; k < 3; k++) {
+				if (!count[k] || depth[k] >= cap[k] || used + mem[k] > limit)
+					continue;
+				/* device threads plus host jobs within the cores */
+				if (k < 2 && count[0] && count[1] &&
+				    depth[0] * dev_threads + depth[1] + (k == 0 ? dev_threads : 1) > MAX(p->cores, dev_threads + 1))
+					continue;
+				double share = (work[k] + 1e-9) / depth[k];
+				if (share > best_share) {
+					best_share = share;
+					best = k;
+				}
+			}
+			if (best < 0)
+				break;
+			depth[best]++;
+			used += mem[best];
+		}
 	}
 	p->device = depth[0];
 	p->host = depth[1];
@@ -312,21 +545,73 @@ static void size_pools(Graph *g, Plan *p, int dev_threads)
 	p->mem_device = mem[0];
 	p->mem_host = mem[1];
 	p->mem_link = mem[2];
+	p->recommended_j = MAX(1, p->cores / MAX(dev_threads, 1));
+	p->peak_memory = p->shared ? used : depth[0] * mem[0] + depth[1] * mem[1] + depth[2] * mem[2];
+	/* the rules' pools follow the choice */
+	for (guint i = 0; i < g->edges->len; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		int k = pool_of(e);
+		if (k < 0 || k == 2)
+			continue;
+		g_free(e->rule->pool);
+		e->rule->pool = g_strdup(p->shared ? "compile" : e->rule->pool_kind);
+	}
+	if (!announce)
+		return;
+	char b1[32], b2[32];
 	const char *names[3] = { "device", "host", "link" };
 	const char *what[3] = { "per-arch device compiles", "front ends, host compiles", "device and host links" };
-	for (int k = 0; k < 3; k++) {
+	if (p->shared) {
+		char *line = g_strdup_printf("device and host compiles (compile): %u + %u edges share %d jobs (bound: cores; memory allows %d of the larger, about %s each)",
+					     count[0], count[1], p->cores, p->cores, size_str(big, b1));
+		graph_pool(g, "compile", p->cores, line);
+		g_free(line);
+	}
+	for (int k = p->shared ? 2 : 0; k < 3; k++) {
 		const char *bound = depth[k] >= cap[k] ? (k == 0 && dev_threads > 1 ? "cores / threads" : k == 2 && cap[2] == (int)count[2] ? "link edges" : "cores")
-				  : "memory";
+				  : k < 2 && count[0] && count[1] && used + mem[k] <= limit ? "cores, with the other kind" : "memory";
 		char *line = g_strdup_printf("%s (%s): %u edges, %d jobs (bound: %s), about %s each",
 					     what[k], names[k], count[k], depth[k], count[k] ? bound : "none", size_str(mem[k], b1));
 		graph_pool(g, names[k], depth[k], line);
 		g_free(line);
 	}
-	p->recommended_j = MAX(1, p->cores / MAX(dev_threads, 1));
-	why(p, "memory: %d device x %s + %d host x %s + %d link x %s = %s of %s (%s)",
-	    depth[0], size_str(mem[0], b1), depth[1], size_str(mem[1], b2), depth[2],
-	    size_str(mem[2], (char[32]){ 0 }), size_str(depth[0] * mem[0] + depth[1] * mem[1] + depth[2] * mem[2], (char[32]){ 0 }),
-	    size_str(limit, (char[32]){ 0 }), p->memory_from);
+	if (p->shared)
+		why(p, "memory: %d compile x %s + %d link x %s = %s of %s (%s)", p->cores, size_str(big, b1), depth[2],
+		    size_str(mem[2], b2), size_str(used, (char[32]){ 0 }), size_str(limit, (char[32]){ 0 }), p->memory_from);
+	else
+		why(p, "memory: %d device x %s + %d host x %s + %d link x %s = %s of %s (%s)",
+		    depth[0], size_str(mem[0], b1), depth[1], size_str(mem[1], b2), depth[2],
+		    size_str(mem[2], (char[32]){ 0 }), size_str(depth[0] * mem[0] + depth[1] * mem[1] + depth[2] * mem[2], (char[32]){ 0 }),
+		    size_str(limit, (char[32]){ 0 }), p->memory_from);
+}
+
+/* Take the alternative (expected t_alt against t_cur)? The last build's
+ * choice (prev: 1 it took it, 0 it did not, -1 unknown) stands unless
+ * the other is 10% better: a changed choice changes commands, and a
+ * re-setup with new measurements should not rebuild for a little. */
+static gboolean prefer(double t_alt, double t_cur, int prev, double margin)
+{
+	if (prev == 1)
+		return t_alt < 1.1 * t_cur;
+	if (prev == 0)
+		return t_alt < 0.9 * t_cur;
+	return t_alt < margin * t_cur;
+}
+
+/* A candidate graph's expected wall time: its pools sized (quietly) and
+ * its edges ordered for the shortest simulated build. Large graphs are
+ * not simulated: the work over the cores, or the critical path. */
+static double evaluate(Graph *g, Plan *p, int threads, const char **how)
+{
+	size_pools(g, p, threads, FALSE);
+	if (g->edges->len > 20000) {
+		double cpl, work;
+		bottom_levels(g, &cpl, &work);
+		order_edges(g, -1, NULL);
+		*how = "longest remaining chain first";
+		return MAX(work / MAX(p->cores, 1), cpl);
+	}
+	return order_best(g, p, threads, how);
 }
 
 Graph *plan_make(const Config *c, const Machine *m, const History *h,
@@ -394,14 +679,18 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		why(p, "--split-compile %d (profile split_compile); note: it changes the generated code", ch.split_compile);
 	}
 
-	set_costs(g, h, c, info, ch.threads, p);
+	set_costs(g, h, c, info, ch.threads, ch.pp_edges, p);
 	cg_timing("set_costs");
+	const int pool_threads = MAX(MAX(ch.threads, ch.split_compile), 1);
 	double cpl = 0, work = 0;
-	double t_dev = estimate(g, p->cores, &cpl, &work);
+	const char *how = NULL;
+	double t_dev = evaluate(g, p, pool_threads, &how);
 	cg_timing("costs");
-	if (ntu && !info->split_tu_targets && ntu * (archs + 1) < 4 * p->cores) {
-		/* Few TUs for the cores: the host compile waiting for a whole
-		 * device compile may set the critical path. Try the stub from
+	/* Alternatives for small graphs (a simulated build each decides) */
+	const gboolean small = ntu && !info->split_tu_targets && g->edges->len <= 4000;
+	if (small) {
+		/* The host compile waiting for a whole device
+		 * compile may set the critical path. Try the stub from
 		 * a syntax-only edge (more CPU, shorter chain). */
 		EdgeOptions alt = ch;
 		alt.syntax_stub = TRUE;
@@ -409,21 +698,56 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		Graph *g2 = build(data, &alt, &ai, err);
 		if (!g2)
 			return NULL;
-		set_costs(g2, h, c, &ai, alt.threads, p);
-		double cpl2 = 0, work2 = 0;
-		double t_syn = estimate(g2, p->cores, &cpl2, &work2);
-		if (t_syn < 0.97 * t_dev) {
-			why(p, "host stub from a syntax-only edge: expected %.0f s instead of %.0f s (+%.0f CPU s, critical path %.0f s -> %.0f s)",
-			    t_syn, t_dev, work2 - work, cpl, cpl2);
+		set_costs(g2, h, c, &ai, alt.threads, alt.pp_edges, p);
+		const char *h2 = NULL;
+		double t_syn = evaluate(g2, p, pool_threads, &h2);
+		const char *kept = h && h->syntax_stub >= 0 && prefer(t_syn, t_dev, -1, 0.97) != prefer(t_syn, t_dev, h->syntax_stub, 0.97)
+				   ? ", as in the last setup" : "";
+		if (prefer(t_syn, t_dev, h ? h->syntax_stub : -1, 0.97)) {
+			why(p, "host stub from a syntax-only edge: expected %.0f s (from the first arch's device edge: %.0f s%s)",
+			    t_syn, t_dev, kept);
 			graph_free(g);
 			graph_info_clear(info);
 			*info = ai;
 			g = g2;
 			ch = alt;
-			cpl = cpl2;
-			work = work2;
+			t_dev = t_syn;
 		} else {
-			why(p, "host stub from the first arch's device edge: expected %.0f s (a syntax-only stub edge: %.0f s)", t_dev, t_syn);
+			why(p, "host stub from the first arch's device edge: expected %.0f s (a syntax-only stub edge: %.0f s%s)",
+			    t_dev, t_syn, kept);
+			graph_free(g2);
+			graph_info_clear(&ai);
+		}
+	}
+	if (small) {
+		/* While the front ends run (the device
+		 * compiles need their module ids), cores may idle. Try the
+		 * device preprocesses as their own edges, which need no id
+		 * (7 more edges per TU; not with the cache, which keys the
+		 * device edge by its preprocess). */
+		EdgeOptions alt = ch;
+		alt.pp_edges = TRUE;
+		GraphInfo ai = { 0 };
+		Graph *g2 = build(data, &alt, &ai, err);
+		if (!g2)
+			return NULL;
+		set_costs(g2, h, c, &ai, alt.threads, TRUE, p);
+		const char *h2 = NULL;
+		double t_pp = g2->edges->len > g->edges->len ? evaluate(g2, p, pool_threads, &h2) : t_dev;
+		const char *kept = h && h->pp_edges >= 0 && prefer(t_pp, t_dev, -1, 0.99) != prefer(t_pp, t_dev, h->pp_edges, 0.99)
+				   ? ", as in the last setup" : "";
+		if (prefer(t_pp, t_dev, h ? h->pp_edges : -1, 0.99)) {
+			why(p, "device preprocesses as their own edges, beside the front ends: expected %.0f s (inside the device edges: %.0f s%s)",
+			    t_pp, t_dev, kept);
+			graph_free(g);
+			graph_info_clear(info);
+			*info = ai;
+			g = g2;
+			ch = alt;
+			t_dev = t_pp;
+		} else {
+			why(p, "device preprocesses inside the device edges: expected %.0f s (as their own edges: %.0f s%s)",
+			    t_dev, t_pp, kept);
 			graph_free(g2);
 			graph_info_clear(&ai);
 		}
@@ -431,15 +755,19 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	p->threads = ch.threads;
 	p->split_compile = ch.split_compile;
 	p->syntax_stub = ch.syntax_stub;
+	p->pp_edges = ch.pp_edges;
+	size_pools(g, p, pool_threads, TRUE);
+	p->estimate = evaluate(g, p, pool_threads, &how);
 	bottom_levels(g, &cpl, &work);
-	order_edges(g);
 	cg_timing("order");
 	p->critical_path = cpl;
 	p->work = work;
-	p->estimate = MAX(work / MAX(p->cores, 1), cpl);
-	size_pools(g, p, MAX(MAX(ch.threads, ch.split_compile), 1));
-	why(p, "edge order: longest remaining chain first (critical path %.0f s of %.0f CPU s; %u of %u edges measured)",
-	    cpl, work, p->measured, p->edges);
+	if (g->edges->len > 20000)
+		why(p, "edge order: longest remaining chain first (critical path %.0f s of %.0f CPU s; %u of %u edges measured)",
+		    cpl, work, p->measured, p->edges);
+	else
+		why(p, "edge order: %s (critical path %.0f s of %.0f CPU s; %u of %u edges measured; ninja 1.11 simulated: %.0f s)",
+		    how, cpl, work, p->measured, p->edges, p->estimate);
 	return g;
 }
 
@@ -457,7 +785,7 @@ GArray *plan_arch_costs(Graph *g)
 	GHashTable *at = g_hash_table_new(g_str_hash, g_str_equal); /* arch -> index + 1 */
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
-		if (e->kind != EK_DEV || !e->arch)
+		if ((e->kind != EK_DEV && e->kind != EK_DEVPP) || !e->arch)
 			continue;
 		guint k = GPOINTER_TO_UINT(g_hash_table_lookup(at, e->arch));
 		if (!k) {

@@ -22,10 +22,13 @@ typedef struct {
 	guint64 memory;
 	const char *memory_from;
 	int device, host, link;          /* pool depths */
+	gboolean shared;                 /* device and host compiles share pool compile (depth device) */
+	double peak_memory;              /* expected, bytes, all pools full */
 	double mem_device, mem_host, mem_link; /* expected peak per job, bytes */
 	const char *mem_from;            /* measured / default / job_memory */
 	int threads, split_compile;      /* as built */
 	gboolean syntax_stub;
+	gboolean pp_edges;               /* device preprocesses as their own edges */
 	double work;                     /* expected CPU seconds, all edges */
 	double critical_path;            /* expected seconds */
 	double estimate;                 /* expected wall seconds */

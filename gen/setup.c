@@ -125,6 +125,7 @@ static Graph *build_graph(void *data, const EdgeOptions *choices, GraphInfo *inf
 	eo.syntax_stub = choices->syntax_stub;
 	eo.threads = choices->threads;
 	eo.split_compile = choices->split_compile;
+	eo.pp_edges = choices->pp_edges;
 	return edges_build(gen->c, gen->tk, &eo, info, err);
 }
 
@@ -314,6 +315,9 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	stage_add(st, p, history_compact(gen->builddir));
 	cg_timing("history");
 	g_free(p);
+	p = g_build_filename(gen->builddir, ".cugen", "plan.ini", NULL);
+	stage_add(st, p, history_choices(gen->plan.syntax_stub, gen->plan.pp_edges));
+	g_free(p);
 	p = g_build_filename(gen->builddir, "compile_commands.json", NULL);
 	stage_add(st, p, compdb_write(gen->g, gen->builddir));
 	cg_timing("compile_commands.json");
@@ -364,12 +368,13 @@ int cmd_setup(int argc, char **argv)
 					   : gen.gated ? "build.ninja (a gate over " GATE_FULL ")" : "build.ninja", NULL);
 	char *prof = gen.c->profile_why ? g_strdup_printf("profile %s (%s), ", gen.c->profile->name, gen.c->profile_why)
 			: a.profile ? g_strdup_printf("profile %s, ", a.profile) : g_strdup("");
-	printf("cugen: %s: %s%u targets, %u TUs (%u CUDA, %u C/C++), archs %s, %u edges, "
-	       "pools device=%d host=%d link=%d -> %s\n",
+	char *pools = gen.plan.shared ? g_strdup_printf("compile=%d link=%d", gen.plan.device, gen.plan.link)
+			: g_strdup_printf("device=%d host=%d link=%d", gen.plan.device, gen.plan.host, gen.plan.link);
+	printf("cugen: %s: %s%u targets, %u TUs (%u CUDA, %u C/C++), archs %s, %u edges, pools %s -> %s\n",
 	       gen.c->name, prof, gen.info.targets, gen.info.cuda_tus + gen.info.host_tus,
 	       gen.info.cuda_tus, gen.info.host_tus,
-	       *gen.info.archs ? gen.info.archs : "none", real_edges(gen.g),
-	       gen.plan.device, gen.plan.host, gen.plan.link, written);
+	       *gen.info.archs ? gen.info.archs : "none", real_edges(gen.g), pools, written);
+	g_free(pools);
 	g_free(written);
 	g_free(prof);
 	if (a.verbose)
@@ -419,8 +424,7 @@ int cmd_plan(int argc, char **argv)
 		}
 		g_string_append_printf(o, "},\n  \"job_memory\": {\"device\": %.0f, \"host\": %.0f, \"link\": %.0f, \"from\": \"%s\"},\n",
 				       pl->mem_device, pl->mem_host, pl->mem_link, pl->mem_from);
-		g_string_append_printf(o, "  \"expected_peak_memory\": %.0f,\n",
-				       pl->device * pl->mem_device + pl->host * pl->mem_host + pl->link * pl->mem_link);
+		g_string_append_printf(o, "  \"expected_peak_memory\": %.0f,\n", pl->peak_memory);
 		g_string_append_printf(o, "  \"threads\": %d,\n  \"split_compile\": %d,\n  \"stub\": \"%s\",\n",
 				       MAX(pl->threads, 1), pl->split_compile, pl->syntax_stub ? "syntax" : "device-edge");
 		g_string_append_printf(o, "  \"work_seconds\": %.1f,\n  \"critical_path_seconds\": %.1f,\n"
@@ -502,8 +506,11 @@ int cmd_plan(int argc, char **argv)
 		g_free(est);
 		g_free(lim);
 	}
-	printf("run: ninja -C %s (the pools bound each kind of job; -j%d bounds them together)\n",
-	       a.builddir, pl->recommended_j);
+	if (pl->shared)
+		printf("run: ninja -C %s (pool compile keeps the compiles within the %d cores)\n", a.builddir, pl->cores);
+	else
+		printf("run: ninja -C %s (the pools bound each kind of job; -j%d bounds them together)\n",
+		       a.builddir, pl->recommended_j);
 out:
 	if (late)
 		cg_warn("%s", late);

@@ -13,7 +13,7 @@
 char *shard_rule_hash(const Rule *r, const char *cugen)
 {
 	char *q = cg_sh_quote(cugen);
-	char **parts = g_strsplit(r->command, q, -1);
+	char **parts = g_strsplit(r->canon ? r->canon : r->command, q, -1);
 	char *norm = g_strjoinv("cugen", parts);
 	char *h = g_compute_checksum_for_string(G_CHECKSUM_SHA256, norm, -1);
 	g_strfreev(parts);

@@ -39,9 +39,15 @@ m = plan['machine']
 assert m['cores'] == cores and abs(m['memory'] - limit) < 2**20, (m, kv)
 pools = plan['pools']
 threads = max(plan['threads'], plan['split_compile'], 1)
-for p in ('device', 'host', 'link'):
-    assert 1 <= pools[p] <= cores, (p, pools)
-assert pools['device'] * threads <= cores, pools
+if 'compile' in pools:
+    # device and host compiles share one pool of the cores
+    assert 'device' not in pools and 'host' not in pools and threads == 1, pools
+    assert 1 <= pools['compile'] <= cores and 1 <= pools['link'] <= cores, pools
+else:
+    for p in ('device', 'host', 'link'):
+        assert 1 <= pools[p] <= cores, (p, pools)
+    assert pools['device'] * threads <= cores, pools
+    assert pools['device'] * threads + pools['host'] <= max(cores, threads + 1), pools
 assert plan['expected_peak_memory'] <= limit, (plan['expected_peak_memory'], limit)
 EOF
 done
@@ -83,13 +89,13 @@ note "CI=true picks [profile ci], GITHUB_ACTIONS [profile github], --profile win
 run "$CUGEN" profile github --runner github --append
 CI=true "$CUGEN" setup -B "$WORK/auto" >out.txt 2>&1 || { cat out.txt; die "setup with CI=true failed"; }
 grep -q 'profile ci (CI=true)' out.txt || { cat out.txt; die "CI=true did not pick and name [profile ci]"; }
-grep -q 'pools device=4 ' out.txt || { cat out.txt; die "CI=true: not the ci profile's 4 jobs"; }
+grep -Eq 'pools (compile|device)=4 ' out.txt || { cat out.txt; die "CI=true: not the ci profile's 4 jobs"; }
 CI=true GITHUB_ACTIONS=true "$CUGEN" setup -B "$WORK/auto" >out.txt 2>&1 || { cat out.txt; die "setup on GitHub failed"; }
 grep -q 'profile github (GITHUB_ACTIONS=true)' out.txt || { cat out.txt; die "GITHUB_ACTIONS did not pick [profile github]"; }
 CI=true "$CUGEN" setup -B "$WORK/auto" --profile x_none 2>/dev/null && die "--profile of a missing profile passed"
 run "$CUGEN" profile two --runner 2:7G --append
 CI=true "$CUGEN" setup -B "$WORK/auto" --profile two >out.txt 2>&1 || { cat out.txt; die "CI=true --profile two failed"; }
-grep -q 'profile two, ' out.txt && grep -q 'pools device=2 ' out.txt || { cat out.txt; die "--profile did not win over CI=true"; }
+grep -q 'profile two, ' out.txt && grep -Eq 'pools (compile|device)=2 ' out.txt || { cat out.txt; die "--profile did not win over CI=true"; }
 "$CUGEN" setup -B "$WORK/auto" >out.txt 2>&1 || { cat out.txt; die "setup off CI failed"; }
 grep -q ': profile ' out.txt && { cat out.txt; die "a profile was picked off CI"; }
 

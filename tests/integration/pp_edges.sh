@@ -1,0 +1,78 @@
+# Device preprocesses as their own edges (the planner's pp edges): on a
+# machine with more cores than front ends (a profile of 6 jobs, 4 CUDA
+# TUs) the planner runs each device view's gcc -E beside the front ends;
+# on one core it does not. Both builds give the same images; a no-op
+# does nothing; a device-only header edit reruns that TU's preprocesses
+# and device compiles only; a re-setup with the measurements of the
+# build keeps the choice (.cugen/plan.ini) and rebuilds nothing; the
+# shard manifest hashes the same rule either way.
+. "$(dirname "$0")/lib.sh"
+need_cuda
+command -v python3 >/dev/null 2>&1 || skip "no python3"
+unset CI GITHUB_ACTIONS GITLAB_CI TF_BUILD
+
+copy_example multi "$WORK/p"
+cd "$WORK/p" || exit 1
+cat >>cugen.ini <<'INI'
+
+[profile wide]
+jobs = 6
+memory = 64G
+
+[profile one]
+jobs = 1
+memory = 64G
+INI
+edges() { # builddir profile kind -> count
+	"$CUGEN" plan -B "$1" --profile "$2" --json >"$WORK/plan.json" || die "cugen plan failed"
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["edges"].get(sys.argv[2], 0))' \
+		"$WORK/plan.json" "$3"
+}
+
+note "6 jobs: pp edges, one per TU per arch; one job: none"
+run "$CUGEN" setup -B pp --profile wide
+[ "$(edges pp wide dev-pp)" = 12 ] || { cat "$WORK/plan.json"; die "6 jobs: not 12 pp edges (4 TUs x 3 archs)"; }
+"$CUGEN" plan -B pp --profile wide | grep -q 'device preprocesses as their own edges' ||
+	die "cugen plan does not say why"
+grep -q '^build obj/multi/lib/arch.cu.p/80.ii: cuda_pp_80 ' pp/build.ninja || die "no pp edge for arch.cu sm_80"
+run "$CUGEN" setup -B one --profile one
+[ "$(edges one one dev-pp)" = 0 ] || die "one job: pp edges"
+grep -q 'cuda_pp_' one/build.ninja && die "one job: a pp rule in build.ninja"
+
+note "the same images either way"
+build pp >/dev/null
+build one >/dev/null
+for tu in arch scan symbols transform; do
+	same_images "pp/obj/multi/lib/$tu.cu.o" "one/obj/multi/lib/$tu.cu.o" "$tu.cu"
+done
+same_images pp/multi_app one/multi_app multi_app
+
+note "no-op"
+ran=$(build pp)
+[ -z "$ran" ] || die "no-op build ran: $ran"
+
+note "a device-only header: that TU's preprocesses and device compiles"
+sleep 1
+sed -i 's/MULTI_DEVICE_ONLY_MAGIC 0x5eed0001u/MULTI_DEVICE_ONLY_MAGIC 0x5eed0002u/' include/multi/device_only.cuh
+ran=$(build pp)
+echo "$ran" | grep -q '^CUDA pp 80 obj/multi/lib/arch.cu.p/80.ii$' || { echo "$ran"; die "arch.cu's sm_80 view not preprocessed again"; }
+echo "$ran" | grep -q '^CUDA sm_80 obj/multi/lib/arch.cu.p/sm_80.cubin$' || { echo "$ran"; die "arch.cu's sm_80 image not rebuilt"; }
+echo "$ran" | grep -q 'scan.cu.p/' && { echo "$ran"; die "scan.cu rebuilt for a header it does not include"; }
+echo "$ran" | grep -q 'arch.cu.p/host.o' && { echo "$ran"; die "the host compile ran for a device-only header"; }
+build one >/dev/null
+same_images pp/obj/multi/lib/arch.cu.o one/obj/multi/lib/arch.cu.o "arch.cu after the edit"
+
+note "a re-setup with the build's measurements keeps the choice and rebuilds nothing"
+grep -q '^pp_edges=true$' pp/.cugen/plan.ini || die "plan.ini does not record the pp edges"
+run "$CUGEN" setup -B pp --profile wide
+[ "$(edges pp wide dev-pp)" = 12 ] || die "the re-setup dropped the pp edges"
+ran=$(build pp)
+[ -z "$ran" ] || die "re-setup made ninja rebuild: $ran"
+
+note "the shard manifest's rule hash does not depend on the split"
+build pp shard/manifest.ini >/dev/null
+build one shard/manifest.ini >/dev/null
+h1=$(sed -n '/^\[obj\/multi\/lib\/arch.cu.p\/sm_80.cubin\]/,/^\[/s/^rule=//p' pp/shard/manifest.ini)
+h2=$(sed -n '/^\[obj\/multi\/lib\/arch.cu.p\/sm_80.cubin\]/,/^\[/s/^rule=//p' one/shard/manifest.ini)
+[ -n "$h1" ] && [ "$h1" = "$h2" ] || die "rule hashes differ: '$h1' '$h2'"
+echo ok
