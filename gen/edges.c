@@ -619,9 +619,10 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	char *stem = g_strdup_printf("cuda_dev_%s", pa->id);
 	char *name = arch_image_name(a);
 	char *desc = g_strdup_printf("CUDA %s ${out}", name);
-	Rule *r = graph_rule(x->g, stem, cmd, desc, split ? NULL : "${out}.d", split ? NULL : "gcc", "device");
-	if (split && !r->canon)
-		r->canon = dev_command(x, pa, a, FALSE);
+	char *canon = split ? dev_command(x, pa, a, FALSE) : NULL;
+	Rule *r = graph_rule_canon(x->g, stem, cmd, canon, desc, split ? NULL : "${out}.d", split ? NULL : "gcc",
+				   "device");
+	g_free(canon);
 	g_free(desc);
 	g_free(name);
 	g_free(stem);

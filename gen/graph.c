@@ -107,9 +107,16 @@ Rule *graph_rule(Graph *g, const char *stem, const char *command,
 		 const char *description, const char *depfile, const char *deps,
 		 const char *pool)
 {
-	char *key = g_strdup_printf("%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", stem, command,
+	return graph_rule_canon(g, stem, command, NULL, description, depfile, deps, pool);
+}
+
+Rule *graph_rule_canon(Graph *g, const char *stem, const char *command, const char *canon,
+		       const char *description, const char *depfile, const char *deps,
+		       const char *pool)
+{
+	char *key = g_strdup_printf("%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", stem, command,
 				    description ? description : "", depfile ? depfile : "",
-				    deps ? deps : "", pool ? pool : "");
+				    deps ? deps : "", pool ? pool : "", canon ? canon : "");
 	Rule *r = g_hash_table_lookup(g->rule_by_command, key);
 	if (r) {
 		g_free(key);
@@ -131,6 +138,7 @@ Rule *graph_rule(Graph *g, const char *stem, const char *command,
 	r->deps = g_strdup(deps);
 	r->pool = g_strdup(pool);
 	r->pool_kind = g_strdup(pool);
+	r->canon = g_strdup(canon);
 	g_ptr_array_add(g->rules, r);
 	g_hash_table_insert(g->rule_by_command, key, r);
 	return r;

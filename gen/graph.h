@@ -114,6 +114,11 @@ void graph_free(Graph *g);
 Rule *graph_rule(Graph *g, const char *stem, const char *command,
 		 const char *description, const char *depfile, const char *deps,
 		 const char *pool);
+/* The same, with the command the shard manifest hashes (Rule.canon):
+ * rules with the same command and another canon are not shared. */
+Rule *graph_rule_canon(Graph *g, const char *stem, const char *command, const char *canon,
+		       const char *description, const char *depfile, const char *deps,
+		       const char *pool);
 Edge *graph_edge(Graph *g, EdgeKind kind, Rule *rule);
 void edge_out(Edge *e, const char *path);
 void edge_implicit_out(Edge *e, const char *path);

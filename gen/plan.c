@@ -2,6 +2,7 @@
 #include "plan.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -329,11 +330,22 @@ static int ninja_default_j(int cores)
 	return cores <= 1 ? 2 : cores == 2 ? 3 : cores + 2;
 }
 
-/* The build as ninja 1.11 runs it, with the planned costs: ready edges
- * start in manifest order (g->edges after order_edges) while -j (ninja's
- * default) and the edge's pool allow; running jobs share the cores
- * equally when they outnumber them. Needs bottom_levels (succ, npred).
- * Returns the expected wall seconds. */
+static gint by_depth(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const int *w = data;
+	guint x = *(const guint *)a, y = *(const guint *)b;
+	if (w[x] != w[y])
+		return w[x] > w[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* The build as ninja runs it, with the planned costs: ready edges start
+ * in manifest order (g->edges after order_edges; from ninja 1.12, by
+ * their depth first: the edges on their longest path to the end, phony
+ * ones not counted) while -j (ninja's default) and the edge's pool
+ * allow; running jobs share the cores equally when they outnumber them.
+ * Needs bottom_levels (succ, npred, topo). Returns the expected wall
+ * seconds. */
 static double simulate(Graph *g, const Plan *p, int threads)
 {
 	guint n = g->edges->len;
@@ -344,6 +356,24 @@ static double simulate(Graph *g, const Plan *p, int threads)
 		e->index = i;
 		e->pending = (int)e->npred;
 	}
+	/* the start order: key[i] of edge i, edge byk[k] of key k */
+	guint *key = g_new(guint, n), *byk = g_new(guint, n);
+	for (guint i = 0; i < n; i++)
+		byk[i] = i;
+	if (p->depth_first && g->topo && g->topo->len == n) {
+		int *w = g_new0(int, n);
+		for (guint q = 0; q < n; q++) {
+			Edge *e = g_ptr_array_index(g->topo, q);
+			int best = 0;
+			for (guint k = 0; k < EDGE_LEN(e->succ); k++)
+				best = MAX(best, w[((Edge *)g_ptr_array_index(e->succ, k))->index]);
+			w[e->index] = best + (e->kind != EK_PHONY);
+		}
+		g_qsort_with_data(byk, (gint)n, sizeof(guint), by_depth, w);
+		g_free(w);
+	}
+	for (guint k = 0; k < n; k++)
+		key[byk[k]] = k;
 	const int depth[3] = { p->device, p->host, p->link };
 	int busy[3] = { 0, 0, 0 };
 	const int jobs = ninja_default_j(p->cores);
@@ -355,18 +385,18 @@ static double simulate(Graph *g, const Plan *p, int threads)
 	double t = 0;
 	for (guint i = 0; i < n; i++)
 		if (!((Edge *)g_ptr_array_index(g->edges, i))->pending)
-			heap_push(&ready, i);
+			heap_push(&ready, key[i]);
 	while (done < n) {
 		/* start what may start, in manifest order; edges whose pool is
 		 * full wait (held) and return when a job ends */
 		while (ready.n && (int)nrun < jobs) {
-			guint i = heap_pop(&ready);
+			guint i = byk[heap_pop(&ready)];
 			Edge *e = g_ptr_array_index(g->edges, i);
 			int k = pool_of(e);
 			if (p->shared && k == 1)
 				k = 0; /* one pool "compile" */
 			if (k >= 0 && busy[k] >= depth[k]) {
-				heap_push(&held, i);
+				heap_push(&held, key[i]);
 				continue;
 			}
 			if (k >= 0)
@@ -408,7 +438,7 @@ static double simulate(Graph *g, const Plan *p, int threads)
 			for (guint s2 = 0; s2 < EDGE_LEN(e->succ); s2++) {
 				Edge *sx = g_ptr_array_index(e->succ, s2);
 				if (--sx->pending == 0)
-					heap_push(&ready, sx->index);
+					heap_push(&ready, key[sx->index]);
 			}
 		}
 		nrun = kept;
@@ -417,6 +447,8 @@ static double simulate(Graph *g, const Plan *p, int threads)
 	}
 	g_free(ready.v);
 	g_free(held.v);
+	g_free(key);
+	g_free(byk);
 	g_free(run);
 	g_free(left);
 	return t;
@@ -585,22 +617,67 @@ static void size_pools(Graph *g, Plan *p, int dev_threads, gboolean announce)
 		    size_str(limit, (char[32]){ 0 }), p->memory_from);
 }
 
-/* Take the alternative (expected t_alt against t_cur)? The last build's
- * choice (prev: 1 it took it, 0 it did not, -1 unknown) stands unless
- * the other is 10% better: a changed choice changes commands, and a
- * re-setup with new measurements should not rebuild for a little. */
-static gboolean prefer(double t_alt, double t_cur, int prev, double margin)
+/* The ninja on PATH: from 1.12 it starts ready edges by depth, then in
+ * file order (its "critical path" scheduler); before, in file order. */
+static void probe_ninja(Plan *p)
+{
+	char *ninja = g_find_program_in_path("ninja");
+	char *out = NULL;
+	const char *argv[] = { ninja, "--version", NULL };
+	if (ninja && g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+				  NULL, NULL) && out) {
+		int major = 0, minor = 0;
+		if (sscanf(out, "%d.%d", &major, &minor) == 2) {
+			p->depth_first = major > 1 || (major == 1 && minor >= 12);
+			g_strlcpy(p->ninja_version, g_strstrip(out), sizeof p->ninja_version);
+		}
+	}
+	g_free(out);
+	g_free(ninja);
+}
+
+/* Take the alternative (expected t_alt against t_cur)? Without a last
+ * choice (prev -1), when it is faster by the margin; else the last
+ * setup's choice (prev: 1 took it, 0 did not) stands unless the other
+ * saves a share `change` of the time and 2 s: a changed choice changes
+ * commands, and a re-setup with new measurements (which vary from build
+ * to build) should not rebuild for a little. */
+static gboolean prefer(double t_alt, double t_cur, int prev, double margin, double change)
 {
 	if (prev == 1)
-		return t_alt < 1.1 * t_cur;
+		return !(t_cur < (1 - change) * t_alt && t_alt - t_cur >= 2);
 	if (prev == 0)
-		return t_alt < 0.9 * t_cur;
+		return t_alt < (1 - change) * t_cur && t_cur - t_alt >= 2;
 	return t_alt < margin * t_cur;
 }
 
+/* The simulated wall time of the graph as ordered, averaged over costs
+ * varied by up to 25% each way (a fixed seed): real edges differ, and
+ * equal default costs would make waves of jobs that no build has. */
+static double robust_time(Graph *g, const Plan *p, int threads)
+{
+	guint n = g->edges->len;
+	double *cost = g_new(double, n), sum = 0;
+	for (guint i = 0; i < n; i++)
+		cost[i] = ((Edge *)g_ptr_array_index(g->edges, i))->cost;
+	GRand *r = g_rand_new_with_seed(7);
+	const int samples = 8;
+	for (int k = 0; k < samples; k++) {
+		for (guint i = 0; i < n; i++)
+			((Edge *)g_ptr_array_index(g->edges, i))->cost = cost[i] * g_rand_double_range(r, 0.75, 1.25);
+		sum += simulate(g, p, threads);
+	}
+	for (guint i = 0; i < n; i++)
+		((Edge *)g_ptr_array_index(g->edges, i))->cost = cost[i];
+	g_rand_free(r);
+	g_free(cost);
+	return sum / samples;
+}
+
 /* A candidate graph's expected wall time: its pools sized (quietly) and
- * its edges ordered for the shortest simulated build. Large graphs are
- * not simulated: the work over the cores, or the critical path. */
+ * its edges ordered for the shortest simulated build; the time is the
+ * order's under varied costs (robust_time). Large graphs are not
+ * simulated: the work over the cores, or the critical path. */
 static double evaluate(Graph *g, Plan *p, int threads, const char **how)
 {
 	size_pools(g, p, threads, FALSE);
@@ -611,7 +688,8 @@ static double evaluate(Graph *g, Plan *p, int threads, const char **how)
 		*how = "longest remaining chain first";
 		return MAX(work / MAX(p->cores, 1), cpl);
 	}
-	return order_best(g, p, threads, how);
+	order_best(g, p, threads, how);
+	return robust_time(g, p, threads);
 }
 
 Graph *plan_make(const Config *c, const Machine *m, const History *h,
@@ -688,6 +766,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	cg_timing("costs");
 	/* Alternatives for small graphs (a simulated build each decides) */
 	const gboolean small = ntu && !info->split_tu_targets && g->edges->len <= 4000;
+	if (g->edges->len <= 20000)
+		probe_ninja(p);
 	if (small) {
 		/* The host compile waiting for a whole device
 		 * compile may set the critical path. Try the stub from
@@ -701,9 +781,12 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		set_costs(g2, h, c, &ai, alt.threads, alt.pp_edges, p);
 		const char *h2 = NULL;
 		double t_syn = evaluate(g2, p, pool_threads, &h2);
-		const char *kept = h && h->syntax_stub >= 0 && prefer(t_syn, t_dev, -1, 0.97) != prefer(t_syn, t_dev, h->syntax_stub, 0.97)
+		/* a switch reruns only the stub edges, and the host
+		 * compiles only if a stub changed: 3% is enough */
+		int prev = h ? h->syntax_stub : -1;
+		const char *kept = prev >= 0 && prefer(t_syn, t_dev, -1, 0.97, 0) != prefer(t_syn, t_dev, prev, 0.97, 0.03)
 				   ? ", as in the last setup" : "";
-		if (prefer(t_syn, t_dev, h ? h->syntax_stub : -1, 0.97)) {
+		if (prefer(t_syn, t_dev, prev, 0.97, 0.03)) {
 			why(p, "host stub from a syntax-only edge: expected %.0f s (from the first arch's device edge: %.0f s%s)",
 			    t_syn, t_dev, kept);
 			graph_free(g);
@@ -734,9 +817,11 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		set_costs(g2, h, c, &ai, alt.threads, TRUE, p);
 		const char *h2 = NULL;
 		double t_pp = g2->edges->len > g->edges->len ? evaluate(g2, p, pool_threads, &h2) : t_dev;
-		const char *kept = h && h->pp_edges >= 0 && prefer(t_pp, t_dev, -1, 0.99) != prefer(t_pp, t_dev, h->pp_edges, 0.99)
+		/* a switch reruns every device compile: 10% */
+		int prev = h ? h->pp_edges : -1;
+		const char *kept = prev >= 0 && prefer(t_pp, t_dev, -1, 0.99, 0) != prefer(t_pp, t_dev, prev, 0.99, 0.1)
 				   ? ", as in the last setup" : "";
-		if (prefer(t_pp, t_dev, h ? h->pp_edges : -1, 0.99)) {
+		if (prefer(t_pp, t_dev, prev, 0.99, 0.1)) {
 			why(p, "device preprocesses as their own edges, beside the front ends: expected %.0f s (inside the device edges: %.0f s%s)",
 			    t_pp, t_dev, kept);
 			graph_free(g);
@@ -766,8 +851,9 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		why(p, "edge order: longest remaining chain first (critical path %.0f s of %.0f CPU s; %u of %u edges measured)",
 		    cpl, work, p->measured, p->edges);
 	else
-		why(p, "edge order: %s (critical path %.0f s of %.0f CPU s; %u of %u edges measured; ninja 1.11 simulated: %.0f s)",
-		    how, cpl, work, p->measured, p->edges, p->estimate);
+		why(p, "edge order: %s (critical path %.0f s of %.0f CPU s; %u of %u edges measured; simulated with %s %s: %.0f s)",
+		    how, cpl, work, p->measured, p->edges, *p->ninja_version ? "ninja" : "ninja 1.11's scheduling,",
+		    *p->ninja_version ? p->ninja_version : "no ninja on PATH", p->estimate);
 	return g;
 }
 

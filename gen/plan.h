@@ -3,10 +3,12 @@
  * Owns: the expected cost (CPU seconds) and peak memory of every edge
  * (learned from the last build's edges.log, else defaults), the critical
  * path, the choices the graph depends on (where the host stub comes from,
- * nvcc --threads and --split-compile in split = tu), the ninja pools
- * (device, host, link) and their depths, the order of edges in
- * build.ninja (longest remaining chain first: ninja 1.11 starts ready
- * edges in file order), and the reasons for all of it. */
+ * device preprocesses as edges of their own, nvcc --threads and
+ * --split-compile in split = tu), the ninja pools (compile or device and
+ * host, link) and their depths, a simulation of ninja running the graph,
+ * the order of edges in build.ninja (ninja 1.11 starts ready edges in
+ * file order: whichever order simulates shortest), and the reasons for
+ * all of it. */
 #ifndef CUGEN_PLAN_H
 #define CUGEN_PLAN_H
 
@@ -24,6 +26,8 @@ typedef struct {
 	int device, host, link;          /* pool depths */
 	gboolean shared;                 /* device and host compiles share pool compile (depth device) */
 	double peak_memory;              /* expected, bytes, all pools full */
+	gboolean depth_first;            /* ninja >= 1.12: ready edges by depth, then file order */
+	char ninja_version[32];          /* of the ninja on PATH, or empty */
 	double mem_device, mem_host, mem_link; /* expected peak per job, bytes */
 	const char *mem_from;            /* measured / default / job_memory */
 	int threads, split_compile;      /* as built */
