@@ -43,20 +43,23 @@ void plan_clear(Plan *p)
 	memset(p, 0, sizeof *p);
 }
 
-/* A device view's preprocess (gcc -E of a CUB TU: about 1.4 s, §8). */
-#define PP_COST 1.5
+/* A device view's preprocess (device gcc -E: 0.75 s a call, §8). */
+#define PP_COST 0.8
 
 /* Defaults before anything was measured: seconds and bytes per edge,
- * from the lab's 4-TU CUB workload (research/nvcc-pipeline.md §8). */
+ * from the lab's 4-TU CUB workload (research/nvcc-pipeline.md §8, "where
+ * the CPU goes"): per arch gcc -E 0.75 + cicc 11.5 + ptxas 4.0 s; per TU
+ * host gcc -E 0.74 + cudafe++ 2.5 s, host compile 18.8 s. A syntax-only
+ * stub is the preprocess and cicc's front end (about a third of it). */
 static void default_cost(const Edge *e, int archs, int threads, double *cpu, double *rss)
 {
 	switch (e->kind) {
-	case EK_DEV: *cpu = 10; *rss = 1.0 * GiB; break; /* less PP_COST with pp edges */
+	case EK_DEV: *cpu = 16.3; *rss = 1.0 * GiB; break; /* less PP_COST with pp edges */
 	case EK_DEVPP: *cpu = PP_COST; *rss = 0.2 * GiB; break;
-	case EK_NVCC: *cpu = 10.0 * MAX(archs, 1) + 6; *rss = 1.0 * GiB * MAX(threads, 1); break;
-	case EK_FE: *cpu = 3; *rss = 0.6 * GiB; break;
-	case EK_HOST: *cpu = 12; *rss = 0.5 * GiB; break; /* a bit over one arch of device code */
-	case EK_STUB: *cpu = e->rule && e->rule->restat ? 0.01 : 5; *rss = e->rule && e->rule->restat ? 0.01 * GiB : 1.0 * GiB; break;
+	case EK_NVCC: *cpu = 16.3 * MAX(archs, 1) + 22; *rss = 1.0 * GiB * MAX(threads, 1); break;
+	case EK_FE: *cpu = 3.3; *rss = 0.6 * GiB; break;
+	case EK_HOST: *cpu = 18.8; *rss = 0.5 * GiB; break;
+	case EK_STUB: *cpu = e->rule && e->rule->restat ? 0.01 : 4.6; *rss = e->rule && e->rule->restat ? 0.01 * GiB : 1.0 * GiB; break;
 	case EK_CC: case EK_CXX: *cpu = 1; *rss = 0.3 * GiB; break;
 	case EK_NVLINK: case EK_DLHOST: *cpu = 1; *rss = 0.3 * GiB; break;
 	case EK_LINK: *cpu = 1; *rss = 0.5 * GiB; break;
