@@ -381,29 +381,40 @@ static double simulate(Graph *g, const Plan *p, int threads)
 	int busy[3] = { 0, 0, 0 };
 	const int jobs = ninja_default_j(p->cores);
 	const double tw = MAX(threads, 1); /* nvcc --threads: cores per job */
-	Heap ready = { g_new(guint, n), 0 }, held = { g_new(guint, n), 0 };
+	/* one ready heap per pool (none, device or compile, host, link):
+	 * the next edge to start is the first in file order among the
+	 * heads of the heaps whose pool has room */
+	Heap ready[4];
+	for (int k = 0; k < 4; k++)
+		ready[k] = (Heap){ g_new(guint, n), 0 };
+	int *slot = g_new(int, n); /* heap of each edge: pool + 1 */
+	for (guint i = 0; i < n; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		int k = pool_of(e);
+		if (p->shared && k == 1)
+			k = 0; /* one pool "compile" */
+		slot[i] = k + 1;
+	}
 	guint *run = g_new(guint, n);
 	double *left = g_new(double, n);
 	guint nrun = 0, done = 0;
 	double t = 0;
 	for (guint i = 0; i < n; i++)
 		if (!((Edge *)g_ptr_array_index(g->edges, i))->pending)
-			heap_push(&ready, key[i]);
+			heap_push(&ready[slot[i]], key[i]);
 	while (done < n) {
-		/* start what may start, in manifest order; edges whose pool is
-		 * full wait (held) and return when a job ends */
-		while (ready.n && (int)nrun < jobs) {
-			guint i = byk[heap_pop(&ready)];
+		while ((int)nrun < jobs) {
+			int best = -1;
+			for (int h = 0; h < 4; h++)
+				if (ready[h].n && (h == 0 || busy[h - 1] < depth[h - 1]) &&
+				    (best < 0 || ready[h].v[0] < ready[best].v[0]))
+					best = h;
+			if (best < 0)
+				break;
+			guint i = byk[heap_pop(&ready[best])];
 			Edge *e = g_ptr_array_index(g->edges, i);
-			int k = pool_of(e);
-			if (p->shared && k == 1)
-				k = 0; /* one pool "compile" */
-			if (k >= 0 && busy[k] >= depth[k]) {
-				heap_push(&held, key[i]);
-				continue;
-			}
-			if (k >= 0)
-				busy[k]++;
+			if (best > 0)
+				busy[best - 1]++;
 			left[i] = e->kind == EK_PHONY || e->kind == EK_REGEN ? 0 : e->cost;
 			run[nrun++] = i;
 		}
@@ -433,27 +444,23 @@ static double simulate(Graph *g, const Plan *p, int threads)
 				continue;
 			}
 			done++;
-			int k = pool_of(e);
-			if (p->shared && k == 1)
-				k = 0;
-			if (k >= 0)
-				busy[k]--;
+			if (slot[i] > 0)
+				busy[slot[i] - 1]--;
 			for (guint s2 = 0; s2 < EDGE_LEN(e->succ); s2++) {
 				Edge *sx = g_ptr_array_index(e->succ, s2);
 				if (--sx->pending == 0)
-					heap_push(&ready, key[sx->index]);
+					heap_push(&ready[slot[sx->index]], key[sx->index]);
 			}
 		}
 		nrun = kept;
-		while (held.n)
-			heap_push(&ready, heap_pop(&held));
 	}
-	g_free(ready.v);
-	g_free(held.v);
-	g_free(key);
-	g_free(byk);
+	for (int k = 0; k < 4; k++)
+		g_free(ready[k].v);
+	g_free(slot);
 	g_free(run);
 	g_free(left);
+	g_free(key);
+	g_free(byk);
 	return t;
 }
 
@@ -480,7 +487,9 @@ static double order_best(Graph *g, const Plan *p, int threads, const char **how)
 		memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
 		*how = "longest remaining chain first, host compiles after the device work";
 	}
-	guint tries = MIN(300u, 300000u / MAX(n, 1u));
+	/* a budget of about 20,000 simulated edges: a few long edges on
+	 * few cores are where the order matters */
+	guint tries = MIN(300u, 20000u / MAX(n, 1u));
 	GRand *r = g_rand_new_with_seed(20261129);
 	for (guint i = 0; i < tries; i++) {
 		order_edges(g, i % 2 ? EK_HOST : -1, r);
@@ -681,7 +690,7 @@ static double robust_time(Graph *g, const Plan *p, int threads)
  * its edges ordered for the shortest simulated build; the time is the
  * order's under varied costs (robust_time). Large graphs are not
  * simulated: the work over the cores, or the critical path. */
-static double evaluate(Graph *g, Plan *p, int threads, const char **how)
+static double evaluate(Graph *g, Plan *p, int threads, gboolean compare, const char **how)
 {
 	size_pools(g, p, threads, FALSE);
 	if (g->edges->len > 20000) {
@@ -691,8 +700,8 @@ static double evaluate(Graph *g, Plan *p, int threads, const char **how)
 		*how = "longest remaining chain first";
 		return MAX(work / MAX(p->cores, 1), cpl);
 	}
-	order_best(g, p, threads, how);
-	return robust_time(g, p, threads);
+	double t = order_best(g, p, threads, how);
+	return compare ? robust_time(g, p, threads) : t;
 }
 
 Graph *plan_make(const Config *c, const Machine *m, const History *h,
@@ -765,12 +774,12 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	const int pool_threads = MAX(MAX(ch.threads, ch.split_compile), 1);
 	double cpl = 0, work = 0;
 	const char *how = NULL;
-	double t_dev = evaluate(g, p, pool_threads, &how);
-	cg_timing("costs");
 	/* Alternatives for small graphs (a simulated build each decides) */
 	const gboolean small = ntu && !info->split_tu_targets && g->edges->len <= 4000;
 	if (g->edges->len <= 20000)
 		probe_ninja(p);
+	double t_dev = evaluate(g, p, pool_threads, small, &how);
+	cg_timing("costs");
 	if (small) {
 		/* The host compile waiting for a whole device
 		 * compile may set the critical path. Try the stub from
@@ -783,7 +792,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 			return NULL;
 		set_costs(g2, h, c, &ai, alt.threads, alt.pp_edges, p);
 		const char *h2 = NULL;
-		double t_syn = evaluate(g2, p, pool_threads, &h2);
+		double t_syn = evaluate(g2, p, pool_threads, TRUE, &h2);
 		/* a switch reruns only the stub edges, and the host
 		 * compiles only if a stub changed: 3% is enough */
 		int prev = h ? h->syntax_stub : -1;
@@ -798,6 +807,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 			g = g2;
 			ch = alt;
 			t_dev = t_syn;
+			how = h2;
 		} else {
 			why(p, "host stub from the first arch's device edge: expected %.0f s (a syntax-only stub edge: %.0f s%s)",
 			    t_dev, t_syn, kept);
@@ -819,7 +829,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 			return NULL;
 		set_costs(g2, h, c, &ai, alt.threads, TRUE, p);
 		const char *h2 = NULL;
-		double t_pp = g2->edges->len > g->edges->len ? evaluate(g2, p, pool_threads, &h2) : t_dev;
+		double t_pp = g2->edges->len > g->edges->len ? evaluate(g2, p, pool_threads, TRUE, &h2) : t_dev;
 		/* a switch reruns every device compile: 10% */
 		int prev = h ? h->pp_edges : -1;
 		const char *kept = prev >= 0 && prefer(t_pp, t_dev, -1, 0.99, 0) != prefer(t_pp, t_dev, prev, 0.99, 0.1)
@@ -833,6 +843,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 			g = g2;
 			ch = alt;
 			t_dev = t_pp;
+			how = h2;
 		} else {
 			why(p, "device preprocesses inside the device edges: expected %.0f s (as their own edges: %.0f s%s)",
 			    t_dev, t_pp, kept);
@@ -845,7 +856,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	p->syntax_stub = ch.syntax_stub;
 	p->pp_edges = ch.pp_edges;
 	size_pools(g, p, pool_threads, TRUE);
-	p->estimate = evaluate(g, p, pool_threads, &how);
+	/* g is ordered (its evaluate); the pools again, announced */
+	p->estimate = t_dev;
 	bottom_levels(g, &cpl, &work);
 	cg_timing("order");
 	p->critical_path = cpl;
