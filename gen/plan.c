@@ -185,6 +185,7 @@ static void bottom_levels(Graph *g, double *cpl, double *work)
 			if (e->succ)
 				g_ptr_array_set_size(e->succ, 0);
 			e->index = i;
+			e->serial = i;
 		}
 		/* g->outputs maps interned paths to producers (graph_check_outputs) */
 		for (guint i = 0; i < n; i++) {
@@ -464,24 +465,59 @@ static double simulate(Graph *g, const Plan *p, int threads)
 	return t;
 }
 
+/* The simulated wall time of the graph as ordered, averaged over costs
+ * varied by up to amp (0.2: 20%) each way: real edges differ from their
+ * estimates, and equal default costs would make waves of jobs that no
+ * build has. Each edge's variations follow its serial (the order it was
+ * made in) from a fixed seed, so every order of the graph meets the same
+ * ones and the same inputs give the same file. */
+#define SAMPLES 8
+static double robust_time(Graph *g, const Plan *p, int threads, double amp)
+{
+	if (amp <= 0)
+		return simulate(g, p, threads);
+	guint n = g->edges->len;
+	double *cost = g_new(double, n), *f = g_new(double, (gsize)n * SAMPLES), sum = 0;
+	GRand *r = g_rand_new_with_seed(7);
+	for (guint i = 0; i < n * SAMPLES; i++)
+		f[i] = g_rand_double_range(r, 1 - amp, 1 + amp);
+	g_rand_free(r);
+	for (guint i = 0; i < n; i++)
+		cost[i] = ((Edge *)g_ptr_array_index(g->edges, i))->cost;
+	for (int k = 0; k < SAMPLES; k++) {
+		for (guint i = 0; i < n; i++) {
+			Edge *e = g_ptr_array_index(g->edges, i);
+			e->cost = cost[i] * f[(gsize)k * n + MIN(e->serial, n - 1)];
+		}
+		sum += simulate(g, p, threads);
+	}
+	for (guint i = 0; i < n; i++)
+		((Edge *)g_ptr_array_index(g->edges, i))->cost = cost[i];
+	g_free(f);
+	g_free(cost);
+	return sum / SAMPLES;
+}
+
 /* Orders the edges for the shortest simulated build. Starts from longest
  * remaining chain first, and the same with the host compiles after
  * everything else; then tries orders with the chain lengths jittered by
  * up to 30% (a fixed seed: the same inputs give the same file), which
  * finds packings of a few long edges on few cores that the greedy order
- * misses. Returns the simulated wall time; *how says which won. */
-static double order_best(Graph *g, const Plan *p, int threads, const char **how)
+ * misses. Each order is scored by robust_time (costs varied by amp), so
+ * a packing that only works for the estimates exactly is not chosen.
+ * Returns that time; *how says which order won. */
+static double order_best(Graph *g, const Plan *p, int threads, double amp, const char **how)
 {
 	double cpl, work;
 	bottom_levels(g, &cpl, &work);
 	guint n = g->edges->len;
 	gpointer *best_order = g_new(gpointer, n);
 	order_edges(g, -1, NULL);
-	double plain = simulate(g, p, threads), best = plain;
+	double plain = robust_time(g, p, threads, amp), best = plain;
 	memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
 	*how = "longest remaining chain first";
 	order_edges(g, EK_HOST, NULL);
-	double t = simulate(g, p, threads);
+	double t = robust_time(g, p, threads, amp);
 	if (t < best * 0.995) {
 		best = t;
 		memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
@@ -489,11 +525,11 @@ static double order_best(Graph *g, const Plan *p, int threads, const char **how)
 	}
 	/* a budget of about 20,000 simulated edges: a few long edges on
 	 * few cores are where the order matters */
-	guint tries = MIN(300u, 20000u / MAX(n, 1u));
+	guint tries = MIN(100u, 20000u / ((amp > 0 ? SAMPLES : 1) * MAX(n, 1u)));
 	GRand *r = g_rand_new_with_seed(20261129);
 	for (guint i = 0; i < tries; i++) {
 		order_edges(g, i % 2 ? EK_HOST : -1, r);
-		t = simulate(g, p, threads);
+		t = robust_time(g, p, threads, amp);
 		if (t < best * 0.995) {
 			best = t;
 			memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
@@ -663,34 +699,11 @@ static gboolean prefer(double t_alt, double t_cur, int prev, double margin, doub
 	return t_alt < margin * t_cur;
 }
 
-/* The simulated wall time of the graph as ordered, averaged over costs
- * varied by up to 25% each way (a fixed seed): real edges differ, and
- * equal default costs would make waves of jobs that no build has. */
-static double robust_time(Graph *g, const Plan *p, int threads)
-{
-	guint n = g->edges->len;
-	double *cost = g_new(double, n), sum = 0;
-	for (guint i = 0; i < n; i++)
-		cost[i] = ((Edge *)g_ptr_array_index(g->edges, i))->cost;
-	GRand *r = g_rand_new_with_seed(7);
-	const int samples = 8;
-	for (int k = 0; k < samples; k++) {
-		for (guint i = 0; i < n; i++)
-			((Edge *)g_ptr_array_index(g->edges, i))->cost = cost[i] * g_rand_double_range(r, 0.75, 1.25);
-		sum += simulate(g, p, threads);
-	}
-	for (guint i = 0; i < n; i++)
-		((Edge *)g_ptr_array_index(g->edges, i))->cost = cost[i];
-	g_rand_free(r);
-	g_free(cost);
-	return sum / samples;
-}
-
 /* A candidate graph's expected wall time: its pools sized (quietly) and
- * its edges ordered for the shortest simulated build; the time is the
- * order's under varied costs (robust_time). Large graphs are not
- * simulated: the work over the cores, or the critical path. */
-static double evaluate(Graph *g, Plan *p, int threads, gboolean compare, const char **how)
+ * its edges ordered for the shortest simulated build under varied costs
+ * (order_best). Large graphs are not simulated: the work over the cores,
+ * or the critical path. */
+static double evaluate(Graph *g, Plan *p, int threads, const char **how)
 {
 	size_pools(g, p, threads, FALSE);
 	if (g->edges->len > 20000) {
@@ -700,8 +713,10 @@ static double evaluate(Graph *g, Plan *p, int threads, gboolean compare, const c
 		*how = "longest remaining chain first";
 		return MAX(work / MAX(p->cores, 1), cpl);
 	}
-	double t = order_best(g, p, threads, how);
-	return compare ? robust_time(g, p, threads) : t;
+	/* the estimates' spread: wide before anything was measured; large
+	 * graphs (no alternatives to weigh) are simulated as estimated */
+	double amp = g->edges->len > 4000 ? 0 : p->measured * 2 >= p->edges ? 0.2 : 0.4;
+	return order_best(g, p, threads, amp, how);
 }
 
 Graph *plan_make(const Config *c, const Machine *m, const History *h,
@@ -778,7 +793,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	const gboolean small = ntu && !info->split_tu_targets && g->edges->len <= 4000;
 	if (g->edges->len <= 20000)
 		probe_ninja(p);
-	double t_dev = evaluate(g, p, pool_threads, small, &how);
+	double t_dev = evaluate(g, p, pool_threads, &how);
 	cg_timing("costs");
 	if (small) {
 		/* The host compile waiting for a whole device
@@ -792,7 +807,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 			return NULL;
 		set_costs(g2, h, c, &ai, alt.threads, alt.pp_edges, p);
 		const char *h2 = NULL;
-		double t_syn = evaluate(g2, p, pool_threads, TRUE, &h2);
+		double t_syn = evaluate(g2, p, pool_threads, &h2);
 		/* a switch reruns only the stub edges, and the host
 		 * compiles only if a stub changed: 3% is enough */
 		int prev = h ? h->syntax_stub : -1;
@@ -829,7 +844,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 			return NULL;
 		set_costs(g2, h, c, &ai, alt.threads, TRUE, p);
 		const char *h2 = NULL;
-		double t_pp = g2->edges->len > g->edges->len ? evaluate(g2, p, pool_threads, TRUE, &h2) : t_dev;
+		double t_pp = g2->edges->len > g->edges->len ? evaluate(g2, p, pool_threads, &h2) : t_dev;
 		/* a switch reruns every device compile: 10% */
 		int prev = h ? h->pp_edges : -1;
 		const char *kept = prev >= 0 && prefer(t_pp, t_dev, -1, 0.99, 0) != prefer(t_pp, t_dev, prev, 0.99, 0.1)
