@@ -80,7 +80,6 @@ struct Edge {
 	int pending;          /* planner scratch */
 	guint index;          /* planner scratch */
 	guint npred;          /* planner: inputs made by other edges */
-	guint serial;         /* planner: position in the graph as built */
 };
 
 #define EDGE_LEN(a) ((a) ? (a)->len : 0u)

@@ -185,7 +185,6 @@ static void bottom_levels(Graph *g, double *cpl, double *work)
 			if (e->succ)
 				g_ptr_array_set_size(e->succ, 0);
 			e->index = i;
-			e->serial = i;
 		}
 		/* g->outputs maps interned paths to producers (graph_check_outputs) */
 		for (guint i = 0; i < n; i++) {
@@ -465,35 +464,43 @@ static double simulate(Graph *g, const Plan *p, int threads)
 	return t;
 }
 
+/* A number in [0, 1) from an edge's first output and a sample number:
+ * the same edge gets the same variations in every graph the planner
+ * compares and in every run. */
+static double edge_draw(const Edge *e, guint k)
+{
+	guint32 h = EDGE_LEN(e->outs) ? g_str_hash(EDGE_AT(e->outs, 0)) : 0;
+	h ^= (k + 1) * 0x9e3779b9u;
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h / 4294967296.0;
+}
+
 /* The simulated wall time of the graph as ordered, averaged over costs
  * varied by up to amp (0.2: 20%) each way: real edges differ from their
  * estimates, and equal default costs would make waves of jobs that no
- * build has. Each edge's variations follow its serial (the order it was
- * made in) from a fixed seed, so every order of the graph meets the same
- * ones and the same inputs give the same file. */
+ * build has. The variations come from edge_draw. */
 #define SAMPLES 8
 static double robust_time(Graph *g, const Plan *p, int threads, double amp)
 {
 	if (amp <= 0)
 		return simulate(g, p, threads);
 	guint n = g->edges->len;
-	double *cost = g_new(double, n), *f = g_new(double, (gsize)n * SAMPLES), sum = 0;
-	GRand *r = g_rand_new_with_seed(7);
-	for (guint i = 0; i < n * SAMPLES; i++)
-		f[i] = g_rand_double_range(r, 1 - amp, 1 + amp);
-	g_rand_free(r);
+	double *cost = g_new(double, n), sum = 0;
 	for (guint i = 0; i < n; i++)
 		cost[i] = ((Edge *)g_ptr_array_index(g->edges, i))->cost;
 	for (int k = 0; k < SAMPLES; k++) {
 		for (guint i = 0; i < n; i++) {
 			Edge *e = g_ptr_array_index(g->edges, i);
-			e->cost = cost[i] * f[(gsize)k * n + MIN(e->serial, n - 1)];
+			e->cost = cost[i] * (1 - amp + 2 * amp * edge_draw(e, (guint)k));
 		}
 		sum += simulate(g, p, threads);
 	}
 	for (guint i = 0; i < n; i++)
 		((Edge *)g_ptr_array_index(g->edges, i))->cost = cost[i];
-	g_free(f);
 	g_free(cost);
 	return sum / SAMPLES;
 }
