@@ -80,6 +80,14 @@ static double median(GArray *v)
 	return g_array_index(v, double, v->len / 2);
 }
 
+/* The kinds whose measurements stand in for each other's: a syntax-only
+ * stub (a preprocess and a cicc) is not a stub copy (restat). */
+#define BUCKETS (EK_COUNT + 1)
+static int bucket(const Edge *e)
+{
+	return e->kind == EK_STUB && e->rule && !e->rule->restat ? EK_COUNT : (int)e->kind;
+}
+
 /* Each edge's expected cost and memory: its own measurement, else the
  * median of its kind's measurements (an added arch, a new TU), else the
  * default. job_memory (profile) fixes device edges' memory. */
@@ -106,8 +114,8 @@ static double measured_pre(const History *h, const Edge *e, const EdgeStat *st)
 static void set_costs(Graph *g, const History *h, const Config *c, const GraphInfo *info,
 		      int threads, gboolean pp, Plan *p)
 {
-	GArray *kcpu[EK_COUNT], *krss[EK_COUNT], *pres = g_array_new(FALSE, FALSE, sizeof(double));
-	for (int k = 0; k < EK_COUNT; k++) {
+	GArray *kcpu[BUCKETS], *krss[BUCKETS], *pres = g_array_new(FALSE, FALSE, sizeof(double));
+	for (int k = 0; k < BUCKETS; k++) {
 		kcpu[k] = g_array_new(FALSE, FALSE, sizeof(double));
 		krss[k] = g_array_new(FALSE, FALSE, sizeof(double));
 	}
@@ -116,15 +124,15 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		const EdgeStat *st = EDGE_LEN(e->outs) ? history_get(h, EDGE_AT(e->outs, 0)) : NULL;
 		if (st) {
 			double own = e->kind == EK_DEV ? st->cpu - st->cpu_pre : st->cpu;
-			g_array_append_val(kcpu[e->kind], own);
-			g_array_append_val(krss[e->kind], st->rss);
+			g_array_append_val(kcpu[bucket(e)], own);
+			g_array_append_val(krss[bucket(e)], st->rss);
 		}
 		double pre = e->kind == EK_DEV ? measured_pre(h, e, st) : -1;
 		if (pre >= 0)
 			g_array_append_val(pres, pre);
 	}
-	double med_cpu[EK_COUNT], med_rss[EK_COUNT];
-	for (int k = 0; k < EK_COUNT; k++) {
+	double med_cpu[BUCKETS], med_rss[BUCKETS];
+	for (int k = 0; k < BUCKETS; k++) {
 		med_cpu[k] = kcpu[k]->len ? median(kcpu[k]) : -1;
 		med_rss[k] = krss[k]->len ? median(krss[k]) : -1;
 		g_array_free(kcpu[k], TRUE);
@@ -148,9 +156,9 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 			/* cugen exec sees one process: nvcc --threads runs several */
 			rss = e->kind == EK_NVCC ? st->rss * MAX(threads, 1) : st->rss;
 			p->measured++;
-		} else if (med_cpu[e->kind] >= 0) {
-			cpu = med_cpu[e->kind];
-			rss = med_rss[e->kind];
+		} else if (med_cpu[bucket(e)] >= 0) {
+			cpu = med_cpu[bucket(e)];
+			rss = med_rss[bucket(e)];
 		} else if (e->kind == EK_DEVPP) {
 			cpu = med_pre;
 		}
