@@ -107,6 +107,12 @@ static gboolean check_inputs(Shard *s, const char *image, const Edge *e, GHashTa
 }
 
 /* Replace a device edge by the import of its shard's files. */
+static gint by_image(gconstpointer a, gconstpointer b)
+{
+	const Edge *x = *(Edge *const *)a, *y = *(Edge *const *)b;
+	return strcmp(EDGE_AT(x->outs, 0), EDGE_AT(y->outs, 0));
+}
+
 static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, Rule *import, GError **err)
 {
 	gsize nf = 0, nh = 0;
@@ -268,10 +274,17 @@ int cmd_combine(int argc, char **argv)
 	g_free(cmd);
 	g_free(q);
 	guint n = 0;
+	/* by image path, not in the planner's order: the first missing or
+	 * refused image is the same whatever the order of the edges */
+	GPtrArray *devs = g_ptr_array_new();
 	for (guint i = 0; i < gen.g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(gen.g->edges, i);
-		if (e->kind != EK_DEV)
-			continue;
+		if (e->kind == EK_DEV)
+			g_ptr_array_add(devs, e);
+	}
+	g_ptr_array_sort(devs, by_image);
+	for (guint i = 0; i < devs->len; i++) {
+		Edge *e = g_ptr_array_index(devs, i);
 		const char *image = EDGE_AT(e->outs, 0);
 		Shard *s = find_image(shards, image, e->arch, &err);
 		if (!s)
@@ -290,6 +303,7 @@ int cmd_combine(int argc, char **argv)
 			break;
 		n++;
 	}
+	g_ptr_array_free(devs, TRUE);
 	g_free(self);
 	if (err)
 		goto out;

@@ -43,9 +43,18 @@ for e in 'CUDA fe obj/k/src/a.cu.p/fe.cpp' 'CUDA fe obj/k/src/b.cu.p/fe.cpp' \
 	echo "$ran" | grep -qx "$e" || die "'$e' did not run"
 done
 
-note ".ninja_deps: one full header list per TU, device edges add only their own"
-"$NINJA" -C build -t deps obj/k/src/a.cu.p/sm_80.cubin >deps.txt
+note "with pp edges (if the planner chose them), the device view's preprocess records its headers"
+if grep -q '^build obj/k/src/a.cu.p/80.ii: ' build/build.ninja; then
+	"$NINJA" -C build -t deps obj/k/src/a.cu.p/80.ii | grep -q 'dev.cuh' || die "the pp edge does not record dev.cuh"
+fi
+
+note ".ninja_deps: one full header list per TU, device edges add only their own (one job: no pp edges)"
+printf '\n[profile one]\njobs = 1\n' >>cugen.ini
+run "$CUGEN" setup -B one --profile one
+grep -q 'cuda_pp_' one/build.ninja && die "one job: pp edges"
+build one >/dev/null
+"$NINJA" -C one -t deps obj/k/src/a.cu.p/sm_80.cubin >deps.txt
 grep -q 'dev.cuh' deps.txt || die "the device edge does not record dev.cuh"
 grep -q 'cuda_runtime.h' deps.txt && die "the device edge records host-view headers too"
-"$NINJA" -C build -t deps obj/k/src/a.cu.p/fe.cpp | grep -q 'common.h' || die "fe does not record common.h"
+"$NINJA" -C one -t deps obj/k/src/a.cu.p/fe.cpp | grep -q 'common.h' || die "fe does not record common.h"
 echo ok

@@ -59,6 +59,8 @@ echo "$ran" | grep -q '^CUDA pp 80 obj/multi/lib/arch.cu.p/80.ii$' || { echo "$r
 echo "$ran" | grep -q '^CUDA sm_80 obj/multi/lib/arch.cu.p/sm_80.cubin$' || { echo "$ran"; die "arch.cu's sm_80 image not rebuilt"; }
 echo "$ran" | grep -q 'scan.cu.p/' && { echo "$ran"; die "scan.cu rebuilt for a header it does not include"; }
 echo "$ran" | grep -q 'arch.cu.p/host.o' && { echo "$ran"; die "the host compile ran for a device-only header"; }
+"$NINJA" -C pp -t deps obj/multi/lib/arch.cu.p/80.ii | grep -q 'multi/device_only.cuh' ||
+	die "the pp edge does not record device_only.cuh"
 build one >/dev/null
 same_images pp/obj/multi/lib/arch.cu.o one/obj/multi/lib/arch.cu.o "arch.cu after the edit"
 
