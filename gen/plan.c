@@ -885,8 +885,10 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	p->split_compile = ch.split_compile;
 	p->syntax_stub = ch.syntax_stub;
 	p->pp_edges = ch.pp_edges;
-	size_pools(g, p, pool_threads, TRUE);
+	if (small) /* the counts of measured edges were the last candidate's */
+		set_costs(g, h, c, info, ch.threads, ch.pp_edges, p);
 	/* g is ordered (its evaluate); the pools again, announced */
+	size_pools(g, p, pool_threads, TRUE);
 	p->estimate = t_dev;
 	bottom_levels(g, &cpl, &work);
 	cg_timing("order");
