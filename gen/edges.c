@@ -544,6 +544,22 @@ static char *direct_wrap(Ctx *x, const char *kind, const char *command, const ch
 	return w;
 }
 
+/* One arch's device preprocess (pa->pp, its output renamed from `from`
+ * to `to` when from is given) writing the depfile DEPFILE, measured. */
+static void render_device_pp(Ctx *x, GString *c, PipeArch *pa, const char *from, const char *to,
+			     const char *depfile)
+{
+	GPtrArray *pp = copy_argv(pa->pp);
+	if (from)
+		subst(pp, from, to);
+	const char *md[] = { "-MD", "-MF", depfile, "-MT", P_OUT };
+	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
+		g_ptr_array_add(pp, g_strdup(md[i]));
+	measured(x, c);
+	render(c, pp);
+	g_ptr_array_free(pp, TRUE);
+}
+
 static Rule *make_cu_fe_rule(Ctx *x, TState *s)
 {
 	GString *c = g_string_new(NULL);
@@ -582,17 +598,10 @@ static Rule *make_cu_fe_rule(Ctx *x, TState *s)
 static Rule *cu_pp_rule(Ctx *x, PipeArch *pa)
 {
 	GString *c = g_string_new(NULL);
-	GPtrArray *pp = copy_argv(pa->pp);
 	char *ii = g_strdup_printf(P_O "/%s.ii", pa->id);
 	char *tmp = g_strconcat(ii, TMP, NULL);
-	subst(pp, ii, tmp);
 	char *full = g_strdup_printf(P_O "/%s.full.d", pa->id);
-	const char *md[] = { "-MD", "-MF", full, "-MT", P_OUT };
-	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
-		g_ptr_array_add(pp, g_strdup(md[i]));
-	measured(x, c);
-	render(c, pp);
-	g_ptr_array_free(pp, TRUE);
+	render_device_pp(x, c, pa, ii, tmp, full);
 	g_string_append_printf(c, " && cp ${O}/%s.full.d ${out}.d", pa->id);
 	publish(c, "${out}");
 	char *stem = g_strdup_printf("cuda_pp_%s", pa->id);
@@ -636,13 +645,7 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split)
 	char *full = g_strdup_printf(P_O "/%s.full.d", pa->id);
 	char *depdiff = g_strdup_printf("%s depdiff ${O}/hdeps ${O}/%s.full.d ${out}.d ${out}", cugen_q(x), pa->id);
 	if (!split) {
-		GPtrArray *pp = copy_argv(pa->pp);
-		const char *md[] = { "-MD", "-MF", full, "-MT", P_OUT };
-		for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
-			g_ptr_array_add(pp, g_strdup(md[i]));
-		measured(x, c);
-		render(c, pp);
-		g_ptr_array_free(pp, TRUE);
+		render_device_pp(x, c, pa, NULL, NULL, full);
 		g_string_append(c, " && ");
 		if (!x->cache)
 			g_string_append_printf(c, "%s && ", depdiff);
@@ -752,15 +755,8 @@ static Rule *make_cu_syntax_stub_rule(Ctx *x, TState *s)
 {
 	PipeArch *pa = pipeline_arch(s->pipe, s->stub_arch);
 	GString *c = g_string_new(NULL);
-	GPtrArray *pp = copy_argv(pa->pp);
 	char *ii = g_strdup_printf(P_O "/%s.ii", pa->id);
-	subst(pp, ii, P_O "/syntax.ii");
-	const char *md[] = { "-MD", "-MF", P_O "/syntax.full.d", "-MT", P_OUT };
-	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
-		g_ptr_array_add(pp, g_strdup(md[i]));
-	measured(x, c);
-	render(c, pp);
-	g_ptr_array_free(pp, TRUE);
+	render_device_pp(x, c, pa, ii, P_O "/syntax.ii", P_O "/syntax.full.d");
 	char *cugen = cg_sh_quote(x->opt->cugen);
 	g_string_append_printf(c, " && %s depdiff ${O}/hdeps ${O}/syntax.full.d ${out}.d ${out} && ", cugen);
 	g_free(cugen);
