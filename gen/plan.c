@@ -645,14 +645,13 @@ static void size_pools(Graph *g, Plan *p, int dev_threads, gboolean announce)
 	p->mem_link = mem[2];
 	p->recommended_j = MAX(1, p->cores / MAX(dev_threads, 1));
 	p->peak_memory = p->shared ? used : depth[0] * mem[0] + depth[1] * mem[1] + depth[2] * mem[2];
-	/* the rules' pools follow the choice */
-	for (guint i = 0; i < g->edges->len; i++) {
-		Edge *e = g_ptr_array_index(g->edges, i);
-		int k = pool_of(e);
-		if (k < 0 || k == 2)
+	/* the rules' pools follow the choice (once per rule, not per edge) */
+	for (guint i = 0; i < g->rules->len; i++) {
+		Rule *r = g_ptr_array_index(g->rules, i);
+		if (!r->pool_kind || (strcmp(r->pool_kind, "device") != 0 && strcmp(r->pool_kind, "host") != 0))
 			continue;
-		g_free(e->rule->pool);
-		e->rule->pool = g_strdup(p->shared ? "compile" : e->rule->pool_kind);
+		g_free(r->pool);
+		r->pool = g_strdup(p->shared ? "compile" : r->pool_kind);
 	}
 	if (!announce)
 		return;
@@ -737,6 +736,49 @@ static double evaluate(Graph *g, Plan *p, int threads, const char **how)
 	return order_best(g, p, threads, amp, how);
 }
 
+/* A choice that changes the graph, for plan_make to weigh: how cugen
+ * plan words it taken and not, the last setup's choice (prev), prefer()'s
+ * margins, and whether the alternative must add edges to differ. */
+typedef struct {
+	const char *taken, *taken_short, *kept, *kept_short;
+	int prev;
+	double margin, change;
+	gboolean adds_edges;
+} Alternative;
+
+/* Builds the graph with the alternative choices (alt), simulates it and
+ * keeps whichever of it and *g prefer() picks: *g, *info, *ch, *t and
+ * *how then describe the kept one. FALSE (and err) when the build fails. */
+static gboolean try_alternative(const Alternative *a, const EdgeOptions *alt, GraphBuilder build, void *data,
+				const History *h, const Config *c, Plan *p, int threads, Graph **g,
+				GraphInfo *info, EdgeOptions *ch, double *t, const char **how, GError **err)
+{
+	GraphInfo ai = { 0 };
+	Graph *g2 = build(data, alt, &ai, err);
+	if (!g2)
+		return FALSE;
+	set_costs(g2, h, c, &ai, alt->threads, alt->pp_edges, p);
+	const char *h2 = NULL;
+	double t2 = !a->adds_edges || g2->edges->len > (*g)->edges->len ? evaluate(g2, p, threads, &h2) : *t;
+	const char *note = a->prev >= 0 && prefer(t2, *t, -1, a->margin, 0) != prefer(t2, *t, a->prev, a->margin, a->change)
+			   ? ", as in the last setup" : "";
+	if (prefer(t2, *t, a->prev, a->margin, a->change)) {
+		why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->taken, t2, a->kept_short, *t, note);
+		graph_free(*g);
+		graph_info_clear(info);
+		*info = ai;
+		*g = g2;
+		*ch = *alt;
+		*t = t2;
+		*how = h2;
+	} else {
+		why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->kept, *t, a->taken_short, t2, note);
+		graph_free(g2);
+		graph_info_clear(&ai);
+	}
+	return TRUE;
+}
+
 Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		 GraphBuilder build, void *data, GraphInfo *info, Plan *p, GError **err)
 {
@@ -814,75 +856,30 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	double t_dev = evaluate(g, p, pool_threads, &how);
 	cg_timing("costs");
 	if (small) {
-		/* The host compile waiting for a whole device
-		 * compile may set the critical path. Try the stub from
-		 * a syntax-only edge (more CPU, shorter chain). */
+		/* The host compile waiting for a whole device compile may set
+		 * the critical path. Try the stub from a syntax-only edge (more
+		 * CPU, shorter chain). A switch reruns only the stub edges, and
+		 * the host compiles only if a stub changed: 3% is enough. */
+		Alternative syntax = { "host stub from a syntax-only edge", "a syntax-only stub edge",
+				       "host stub from the first arch's device edge", "from the first arch's device edge",
+				       h ? h->syntax_stub : -1, 0.97, 0.03, FALSE };
 		EdgeOptions alt = ch;
 		alt.syntax_stub = TRUE;
-		GraphInfo ai = { 0 };
-		Graph *g2 = build(data, &alt, &ai, err);
-		if (!g2)
+		if (!try_alternative(&syntax, &alt, build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
 			return NULL;
-		set_costs(g2, h, c, &ai, alt.threads, alt.pp_edges, p);
-		const char *h2 = NULL;
-		double t_syn = evaluate(g2, p, pool_threads, &h2);
-		/* a switch reruns only the stub edges, and the host
-		 * compiles only if a stub changed: 3% is enough */
-		int prev = h ? h->syntax_stub : -1;
-		const char *kept = prev >= 0 && prefer(t_syn, t_dev, -1, 0.97, 0) != prefer(t_syn, t_dev, prev, 0.97, 0.03)
-				   ? ", as in the last setup" : "";
-		if (prefer(t_syn, t_dev, prev, 0.97, 0.03)) {
-			why(p, "host stub from a syntax-only edge: expected %.0f s (from the first arch's device edge: %.0f s%s)",
-			    t_syn, t_dev, kept);
-			graph_free(g);
-			graph_info_clear(info);
-			*info = ai;
-			g = g2;
-			ch = alt;
-			t_dev = t_syn;
-			how = h2;
-		} else {
-			why(p, "host stub from the first arch's device edge: expected %.0f s (a syntax-only stub edge: %.0f s%s)",
-			    t_dev, t_syn, kept);
-			graph_free(g2);
-			graph_info_clear(&ai);
-		}
-	}
-	if (small) {
-		/* While the front ends run (the device
-		 * compiles need their module ids), cores may idle. Try the
-		 * device preprocesses as their own edges, which need no id
-		 * (7 more edges per TU; not with the cache, which keys the
-		 * device edge by its preprocess). */
-		EdgeOptions alt = ch;
+		/* While the front ends run (the device compiles need their
+		 * module ids), cores may idle. Try the device preprocesses as
+		 * their own edges, which need no id (7 more edges per TU; not
+		 * with the cache, which keys the device edge by its preprocess:
+		 * edges.c then adds none). A switch reruns every device
+		 * compile: 10%. */
+		Alternative pp = { "device preprocesses as their own edges, beside the front ends",
+				   "as their own edges", "device preprocesses inside the device edges",
+				   "inside the device edges", h ? h->pp_edges : -1, 0.99, 0.1, TRUE };
+		alt = ch;
 		alt.pp_edges = TRUE;
-		GraphInfo ai = { 0 };
-		Graph *g2 = build(data, &alt, &ai, err);
-		if (!g2)
+		if (!try_alternative(&pp, &alt, build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
 			return NULL;
-		set_costs(g2, h, c, &ai, alt.threads, TRUE, p);
-		const char *h2 = NULL;
-		double t_pp = g2->edges->len > g->edges->len ? evaluate(g2, p, pool_threads, &h2) : t_dev;
-		/* a switch reruns every device compile: 10% */
-		int prev = h ? h->pp_edges : -1;
-		const char *kept = prev >= 0 && prefer(t_pp, t_dev, -1, 0.99, 0) != prefer(t_pp, t_dev, prev, 0.99, 0.1)
-				   ? ", as in the last setup" : "";
-		if (prefer(t_pp, t_dev, prev, 0.99, 0.1)) {
-			why(p, "device preprocesses as their own edges, beside the front ends: expected %.0f s (inside the device edges: %.0f s%s)",
-			    t_pp, t_dev, kept);
-			graph_free(g);
-			graph_info_clear(info);
-			*info = ai;
-			g = g2;
-			ch = alt;
-			t_dev = t_pp;
-			how = h2;
-		} else {
-			why(p, "device preprocesses inside the device edges: expected %.0f s (as their own edges: %.0f s%s)",
-			    t_dev, t_pp, kept);
-			graph_free(g2);
-			graph_info_clear(&ai);
-		}
 	}
 	p->threads = ch.threads;
 	p->split_compile = ch.split_compile;
