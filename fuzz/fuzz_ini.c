@@ -55,7 +55,7 @@ static void check_graph(const Graph *g)
 		const Edge *e = g_ptr_array_index(g->edges, i);
 		if (e->kind == EK_PHONY)
 			continue;
-		const GPtrArray *lists[] = { e->outs, e->implicit_outs };
+		const PathList *lists[] = { e->outs, e->implicit_outs };
 		for (int l = 0; l < 2; l++)
 			for (guint k = 0; k < EDGE_LEN(lists[l]); k++) {
 				const char *o = EDGE_AT(lists[l], k);

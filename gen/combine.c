@@ -171,11 +171,11 @@ static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, Rule *
 	char *id = g_key_file_get_string(s->m, image, "module_id", NULL);
 	e->rule = import;
 	if (e->ins)
-		g_ptr_array_set_size(e->ins, 0);
+		e->ins->len = 0;
 	/* the device view from a pp edge (plan.c) is the shard's business */
 	for (guint i = EDGE_LEN(e->implicit_ins); i-- > 0;)
 		if (g_str_has_suffix(EDGE_AT(e->implicit_ins, i), ".ii"))
-			g_ptr_array_remove_index(e->implicit_ins, i);
+			edge_remove_at(e->implicit_ins, i);
 	for (guint i = 0; i < srcs->len; i++)
 		edge_in(e, g_ptr_array_index(srcs, i));
 	char *qid = cg_sh_quote(id ? id : "");

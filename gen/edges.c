@@ -46,8 +46,18 @@ typedef struct {
 	Dlink *dlink;          /* device link of an executable or shared library */
 	GHashTable *rules;     /* "fe", "dev:80", ... -> Rule*: rendered once */
 	char *compdb_prefix;   /* nvcc command for compile_commands.json, less the file */
-	GPtrArray *arch_ids;   /* per built arch: "80" (arch_id) */
+	struct TArch *archs;   /* per built arch (cuda_tu_arch), made on the first TU */
+	guint narchs;
 } TState;
+
+/* What every TU of a target repeats per arch: looked up once. */
+typedef struct TArch {
+	char *id;              /* "80" (arch_id) */
+	const char *name;      /* "sm_80" or "compute_80" (interned) */
+	PipeArch *pa;
+	Rule *dev, *pp, *stub; /* rendered on first use */
+	GPtrArray *outs;       /* x->arch_outs' list for name */
+} TArch;
 
 typedef struct {
 	Config *c;
@@ -83,8 +93,9 @@ static void tstate_free(gpointer p)
 	dlink_free(s->dlink);
 	g_hash_table_destroy(s->rules);
 	g_free(s->compdb_prefix);
-	if (s->arch_ids)
-		g_ptr_array_free(s->arch_ids, TRUE);
+	for (guint i = 0; i < s->narchs; i++)
+		g_free(s->archs[i].id);
+	g_free(s->archs);
 	g_free(s);
 }
 
@@ -275,7 +286,8 @@ static void add_arch_out(Ctx *x, const char *arch, const char *path)
 		v = g_ptr_array_new_with_free_func(g_free);
 		g_hash_table_insert(x->arch_outs, g_strdup(arch), v);
 	}
-	g_ptr_array_add(v, g_strdup(path));
+	if (path)
+		g_ptr_array_add(v, g_strdup(path));
 }
 
 /* ---- nvcc flag sets ---- */
@@ -914,13 +926,20 @@ static void tu_names(Ctx *x, Source *src, const char *in, char **file, char **ca
 	}
 }
 
-static void set_tu_vars(Edge *e, const char *D, const char *file, const char *canon)
+/* A TU's names, interned: its directory D (O.p), file and canon
+ * (tu_names) and the variables' names. */
+typedef struct {
+	const char *D, *file, *canon;
+	const char *vO, *vF, *vC;
+} TuVars;
+
+static void set_tu_vars(Edge *e, const TuVars *v)
 {
-	edge_var(e, "O", D);
+	edge_var_interned(e, v->vO, v->D);
 	if (e->kind == EK_FE || e->kind == EK_DEV || e->kind == EK_DEVPP || e->kind == EK_STUB) {
-		edge_var(e, "F", file);
-		if (strcmp(file, canon) != 0)
-			edge_var(e, "C", canon);
+		edge_var_interned(e, v->vF, v->file);
+		if (v->file != v->canon)
+			edge_var_interned(e, v->vC, v->canon);
 	}
 }
 
@@ -936,11 +955,11 @@ static void compdb_nvcc(Ctx *x, TState *s, const char *in, const char *out)
 		g_ptr_array_free(args, TRUE);
 		s->compdb_prefix = g_string_free(c, FALSE);
 	}
-	GString *c = g_string_new(s->compdb_prefix);
+	GString *c = g_string_new(NULL);
 	cg_sh_append(c, in);
 	cg_sh_append(c, "-o");
 	cg_sh_append(c, out);
-	graph_compdb(x->g, in, out, c->str);
+	graph_compdb(x->g, in, out, s->compdb_prefix, c->str);
 	g_string_free(c, TRUE);
 }
 
@@ -987,116 +1006,157 @@ static Rule *cu_stub_rule_cached(Ctx *x, TState *s, const char *id)
 	return r;
 }
 
+static TArch *tu_archs(Ctx *x, TState *s)
+{
+	if (!s->archs) {
+		s->narchs = s->build->archs->len;
+		s->archs = g_new0(TArch, MAX(s->narchs, 1));
+		for (guint i = 0; i < s->build->archs->len; i++) {
+			const Arch *a = &g_array_index(s->build->archs, Arch, i);
+			TArch *ta = &s->archs[i];
+			ta->id = arch_id(a);
+			char *an = arch_image_name(a);
+			ta->name = graph_intern(x->g, an);
+			g_free(an);
+			ta->pa = pipeline_arch(s->pipe, ta->id);
+			add_arch_out(x, ta->name, NULL);
+			ta->outs = g_hash_table_lookup(x->arch_outs, ta->name);
+		}
+	}
+	return s->archs;
+}
+
+/* D/NAME, interned */
+static const char *tu_path(Ctx *x, GString *buf, const char *D, const char *a, const char *b, const char *c)
+{
+	g_string_truncate(buf, 0);
+	cg_put(buf, D, graph_str(D)->len);
+	cg_put(buf, "/", 1);
+	cg_puts(buf, a);
+	if (b)
+		cg_puts(buf, b);
+	if (c)
+		cg_puts(buf, c);
+	return graph_intern(x->g, buf->str);
+}
+
 static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char *O)
 {
 	/* O.o is the object; O.p/ holds the TU's intermediate files */
-	char *D = g_strconcat(O, ".p", NULL);
-	char *file, *canon;
-	tu_names(x, src, in, &file, &canon);
-	char *fe_out = g_strconcat(D, "/fe.cpp", NULL);
-	Edge *fe = graph_edge(x->g, EK_FE, cu_fe_rule(x, s));
+	Graph *g = x->g;
+	GString *buf = g_string_new(O);
+	g_string_append(buf, ".p");
+	TuVars v = { graph_intern(g, buf->str), NULL, NULL,
+		     graph_intern(g, "O"), graph_intern(g, "F"), graph_intern(g, "C") };
+	const char *D = v.D;
+	{
+		char *file, *canon;
+		tu_names(x, src, in, &file, &canon);
+		v.file = graph_intern(g, file);
+		v.canon = graph_intern(g, canon);
+		g_free(canon);
+		g_free(file);
+	}
+	const char *iin = graph_intern(g, in);
+	const char *fe_out = tu_path(x, buf, D, "fe.cpp", NULL, NULL);
+	Edge *fe = graph_edge(g, EK_FE, cu_fe_rule(x, s));
 	fe->target = s->t->name;
 	fe->source = src->rel;
-	edge_out(fe, fe_out);
-	edge_in(fe, in);
-	set_tu_vars(fe, D, file, canon);
+	edge_out_interned(fe, fe_out);
+	edge_in_interned(fe, iin);
+	set_tu_vars(fe, &v);
 
-	Edge *fb = graph_edge(x->g, EK_FATBIN, cu_fatbin_rule(x, s));
+	Edge *fb = graph_edge(g, EK_FATBIN, cu_fatbin_rule(x, s));
 	fb->target = s->t->name;
 	fb->source = src->rel;
 	char *obj = g_strconcat(O, ".o", NULL);
 	edge_out(fb, obj);
-	edge_var(fb, "O", D);
-	char *stub = g_strconcat(D, "/stub.c", NULL);
+	edge_var_interned(fb, v.vO, D);
+	const char *stub = tu_path(x, buf, D, "stub.c", NULL, NULL);
 
-	if (!s->arch_ids) {
-		s->arch_ids = g_ptr_array_new_with_free_func(g_free);
-		for (guint i = 0; i < s->build->archs->len; i++)
-			g_ptr_array_add(s->arch_ids, arch_id(&g_array_index(s->build->archs, Arch, i)));
-	}
+	TArch *archs = tu_archs(x, s);
 	for (guint i = 0; i < s->build->archs->len; i++) {
 		const Arch *a = &g_array_index(s->build->archs, Arch, i);
-		const char *id = g_ptr_array_index(s->arch_ids, i);
-		PipeArch *pa = pipeline_arch(s->pipe, id);
-		Edge *d = graph_edge(x->g, EK_DEV, cu_dev_rule_cached(x, s, pa, a));
+		TArch *ta = &archs[i];
+		const char *id = ta->id;
+		PipeArch *pa = ta->pa;
+		if (!ta->dev)
+			ta->dev = cu_dev_rule_cached(x, s, pa, a);
+		Edge *d = graph_edge(g, EK_DEV, ta->dev);
 		d->target = s->t->name;
 		d->source = src->rel;
-		{ char *an = arch_image_name(a); edge_arch(d, an); g_free(an); }
-		char *out = pa->lto ? g_strconcat(D, "/compute_", id, ".ltoir", NULL)
-			    : a->sass ? g_strconcat(D, "/sm_", id, ".cubin", NULL)
-				      : g_strconcat(D, "/compute_", id, ".ptx", NULL);
-		edge_out(d, out);
-		edge_in(fb, out);
-		add_arch_out(x, d->arch, out);
+		d->arch = ta->name;
+		const char *out = pa->lto ? tu_path(x, buf, D, "compute_", id, ".ltoir")
+				  : a->sass ? tu_path(x, buf, D, "sm_", id, ".cubin")
+					    : tu_path(x, buf, D, "compute_", id, ".ptx");
+		edge_out_interned(d, out);
+		edge_in_interned(fb, out);
+		g_ptr_array_add(ta->outs, g_strdup(out));
 		if (a->sass && a->ptx) {
-			char *ptx = g_strconcat(D, "/compute_", id, ".ptx", NULL);
+			const char *ptx = tu_path(x, buf, D, "compute_", id, ".ptx");
 			edge_implicit_out(d, ptx);
-			edge_in(fb, ptx);
-			add_arch_out(x, d->arch, ptx);
-			g_free(ptx);
+			edge_in_interned(fb, ptx);
+			g_ptr_array_add(ta->outs, g_strdup(ptx));
 		}
 		/* Every arch's cicc writes a stub (D/ID.stub.c, not declared:
 		 * declared outputs never depend on which arch feeds the host,
 		 * or a change of it would rerun device edges). The stub edge
 		 * follows the chosen arch's edge and copies its stub. */
 		if (strcmp(id, s->stub_arch) == 0 && !x->opt->syntax_stub) {
-			Edge *se = graph_edge(x->g, EK_STUB, cu_stub_rule_cached(x, s, id));
+			if (!ta->stub)
+				ta->stub = cu_stub_rule_cached(x, s, id);
+			Edge *se = graph_edge(g, EK_STUB, ta->stub);
 			se->target = s->t->name;
 			se->source = src->rel;
-			edge_out(se, stub);
-			edge_in(se, out);
-			edge_var(se, "O", D);
+			edge_out_interned(se, stub);
+			edge_in_interned(se, out);
+			edge_var_interned(se, v.vO, D);
 		}
-		edge_in(d, in);
+		edge_in_interned(d, iin);
 		if (x->opt->pp_edges && !x->cache) {
-			Edge *pe = graph_edge(x->g, EK_DEVPP, cu_pp_rule_cached(x, s, pa));
+			if (!ta->pp)
+				ta->pp = cu_pp_rule_cached(x, s, pa);
+			Edge *pe = graph_edge(g, EK_DEVPP, ta->pp);
 			pe->target = s->t->name;
 			pe->source = src->rel;
 			pe->arch = d->arch;
-			char *ii = g_strconcat(D, "/", id, ".ii", NULL);
-			edge_out(pe, ii);
-			edge_in(pe, in);
-			set_tu_vars(pe, D, file, canon);
-			edge_implicit_in(d, ii);
-			g_free(ii);
+			const char *ii = tu_path(x, buf, D, id, ".ii", NULL);
+			edge_out_interned(pe, ii);
+			edge_in_interned(pe, iin);
+			set_tu_vars(pe, &v);
+			edge_implicit_in_interned(d, ii);
 		}
-		edge_implicit_in(d, fe_out);
-		set_tu_vars(d, D, file, canon);
-		g_free(out);
+		edge_implicit_in_interned(d, fe_out);
+		set_tu_vars(d, &v);
 	}
 
 	if (x->opt->syntax_stub && s->stub_arch) {
-		Edge *se = graph_edge(x->g, EK_STUB, cu_syntax_stub_rule(x, s));
+		Edge *se = graph_edge(g, EK_STUB, cu_syntax_stub_rule(x, s));
 		se->target = s->t->name;
 		se->source = src->rel;
-		edge_out(se, stub);
-		edge_in(se, in);
-		edge_implicit_in(se, fe_out);
-		set_tu_vars(se, D, file, canon);
+		edge_out_interned(se, stub);
+		edge_in_interned(se, iin);
+		edge_implicit_in_interned(se, fe_out);
+		set_tu_vars(se, &v);
 	}
 
-	Edge *h = graph_edge(x->g, EK_HOST, cu_host_rule(x, s));
+	Edge *h = graph_edge(g, EK_HOST, cu_host_rule(x, s));
 	h->target = s->t->name;
 	h->source = src->rel;
-	char *host = g_strconcat(D, "/host.o", NULL);
-	edge_out(h, host);
-	edge_in(fb, host);
-	edge_in(h, fe_out);
+	const char *host = tu_path(x, buf, D, "host.o", NULL, NULL);
+	edge_out_interned(h, host);
+	edge_in_interned(fb, host);
+	edge_in_interned(h, fe_out);
 	if (s->stub_arch)
-		edge_implicit_in(h, stub);
-	set_tu_vars(h, D, file, canon);
+		edge_implicit_in_interned(h, stub);
+	set_tu_vars(h, &v);
 
 	g_ptr_array_add(s->objects, obj);
 	g_ptr_array_add(s->dl_items, s->pipe->rdc ? g_strdup(O) : NULL);
 	if (s->pipe->rdc)
 		device_link_objects(x, s, src, O, D);
 	compdb_nvcc(x, s, in, obj);
-	g_free(host);
-	g_free(stub);
-	g_free(fe_out);
-	g_free(canon);
-	g_free(file);
-	g_free(D);
+	g_string_free(buf, TRUE);
 }
 
 /* ---- CUDA TUs, split = tu ---- */
@@ -1196,7 +1256,7 @@ static void host_tu(Ctx *x, TState *s, Source *src, const char *in, const char *
 	e->rule = &plain;
 	char *full = edge_command(e);
 	e->rule = r;
-	graph_compdb(x->g, in, obj, full);
+	graph_compdb(x->g, in, obj, full, NULL);
 	g_free(full);
 	g_ptr_array_add(s->objects, obj);
 	g_ptr_array_add(s->dl_items, g_strdup(""));

@@ -55,9 +55,8 @@ gboolean gate_on(const char *builddir)
 
 GString *gate_outer(const Graph *g, const char *header, const char *cugen, GError **err)
 {
-	/* what the full graph reads that nothing makes: g->outputs holds
-	 * every made path (graph_check_outputs); paths are interned, so
-	 * pointers compare */
+	/* what the full graph reads that nothing makes (graph_maker; paths
+	 * are interned, so pointers compare) */
 	GHashTable *seen = g_hash_table_new(NULL, NULL);
 	GPtrArray *leaves = g_ptr_array_new();
 	GPtrArray *finals = g_ptr_array_new();
@@ -65,11 +64,11 @@ GString *gate_outer(const Graph *g, const char *header, const char *cugen, GErro
 		Edge *e = g_ptr_array_index(g->edges, i);
 		if (e->kind == EK_REGEN || e->kind == EK_PHONY)
 			continue;
-		GPtrArray *lists[] = { e->ins, e->implicit_ins };
+		PathList *lists[] = { e->ins, e->implicit_ins };
 		for (gsize l = 0; l < G_N_ELEMENTS(lists); l++)
 			for (guint k = 0; k < EDGE_LEN(lists[l]); k++) {
 				char *p = g_ptr_array_index(lists[l], k);
-				if (!g_hash_table_contains(g->outputs, p) && g_hash_table_add(seen, p))
+				if (!graph_maker(p) && g_hash_table_add(seen, p))
 					g_ptr_array_add(leaves, p);
 			}
 		if (e->kind == EK_LINK || e->kind == EK_AR)

@@ -57,18 +57,28 @@ typedef struct {
 
 typedef struct Graph Graph;
 
+/* A list of interned strings. Its fields are named as GPtrArray's, so
+ * g_ptr_array_index() reads it; it lives in the graph's arena and is
+ * changed only through graph.c. */
+typedef struct {
+	gpointer *pdata;
+	guint len;
+	guint cap;
+} PathList;
+
 /* Path lists are interned strings (graph_intern), created on first use:
- * NULL means empty (EDGE_LEN). */
+ * NULL means empty (EDGE_LEN). Edges and their lists live in the graph's
+ * arena: they go with the graph. */
 typedef struct Edge Edge;
 struct Edge {
 	EdgeKind kind;
 	Rule *rule;           /* NULL for phony */
-	GPtrArray *outs;
-	GPtrArray *implicit_outs;
-	GPtrArray *ins;
-	GPtrArray *implicit_ins;
-	GPtrArray *order_ins;
-	GPtrArray *vars;      /* alternating name, value (interned) */
+	PathList *outs;
+	PathList *implicit_outs;
+	PathList *ins;
+	PathList *implicit_ins;
+	PathList *order_ins;
+	PathList *vars;       /* alternating name, value (interned) */
 	const char *target;   /* owning target name, or NULL */
 	const char *source;   /* project-relative source, or NULL */
 	const char *arch;     /* "sm_80" for device edges, or NULL (interned) */
@@ -76,7 +86,8 @@ struct Edge {
 	double cost;          /* estimated seconds (planner) */
 	double memory;        /* estimated peak bytes (planner) */
 	double level;         /* planner: cost of the longest chain from here */
-	GPtrArray *succ;      /* planner: edges that use an output */
+	Edge **succ;          /* planner: edges that use an output (nsucc) */
+	guint nsucc;
 	int pending;          /* planner scratch */
 	guint index;          /* planner scratch */
 	guint npred;          /* planner: inputs made by other edges */
@@ -92,19 +103,45 @@ struct Graph {
 	GPtrArray *pools;     /* Pool* */
 	GPtrArray *defaults;  /* char*: default targets */
 	GPtrArray *compdb;    /* CompdbEntry* */
-	GHashTable *outputs;  /* interned path -> Edge* (each path made once) */
-	GStringChunk *strings;/* interned paths and values */
-	GHashTable *interned; /* their set */
+	struct InternSlot *slots; /* interned strings (in the arena), by hash */
+	guint slot_mask, interned;
 	GPtrArray *topo;      /* planner: edges, users before producers (plan.c) */
+	Edge **succ_store;    /* planner: every edge's succ, end to end */
+	GSList *blocks;       /* the arena: edges, path lists, interned strings */
+	char *arena;          /* free space in the current block */
+	gsize arena_left;
+	struct { const char *from, *to; } recent[61]; /* graph_intern's cache */
 };
 
 /* The one copy of s that the graph keeps (pointer-comparable). */
 const char *graph_intern(Graph *g, const char *s);
+/* What the graph knows of an interned string, kept just before it. */
+typedef struct {
+	Edge *maker;          /* the edge that makes it (graph_check_outputs) */
+	guint32 len;          /* strlen */
+	guint32 hash;
+	guint32 plain;        /* only [A-Za-z0-9] and "_-+./=,%@": nothing any
+			       * emitter escapes (ninja, make, shell, JSON, specs) */
+} GraphStr;
+
+static inline const GraphStr *graph_str(const char *interned)
+{
+	return (const GraphStr *)(const void *)interned - 1;
+}
+
+/* The edge that makes interned path p, once graph_check_outputs ran;
+ * NULL for a source. */
+static inline Edge *graph_maker(const char *p)
+{
+	return graph_str(p)->maker;
+}
 
 typedef struct {
 	char *file;       /* relative to the build directory */
 	char *output;
-	char *command;    /* the complete shell command */
+	const char *command; /* the shell command, or the part of it that a
+			      * target's TUs share (interned) */
+	char *args;          /* the rest, after a space, or NULL */
 } CompdbEntry;
 
 Graph *graph_new(void);
@@ -126,11 +163,19 @@ void edge_in(Edge *e, const char *path);
 void edge_implicit_in(Edge *e, const char *path);
 void edge_order_in(Edge *e, const char *path);
 void edge_var(Edge *e, const char *name, const char *value);
+/* The same for strings graph_intern returned: no lookup (edges.c's
+ * per-TU loop, where the same paths go to a dozen edges). */
+void edge_out_interned(Edge *e, const char *s);
+void edge_in_interned(Edge *e, const char *s);
+void edge_implicit_in_interned(Edge *e, const char *s);
+void edge_var_interned(Edge *e, const char *name, const char *value);
 void edge_arch(Edge *e, const char *arch);
 const char *edge_get_var(const Edge *e, const char *name);
 Pool *graph_pool(Graph *g, const char *name, int depth, const char *why);
-void graph_compdb(Graph *g, const char *file, const char *output, const char *command);
-/* Register outputs; FALSE (and err) when a path is made by two edges. */
+void graph_compdb(Graph *g, const char *file, const char *output, const char *command, const char *args);
+void edge_remove_at(PathList *list, guint i);
+/* Register outputs (graph_maker); FALSE (and err) when a path is made by
+ * two edges. */
 gboolean graph_check_outputs(Graph *g, GError **err);
 
 /* Expand a rule command for one edge (all variables substituted). */

@@ -30,7 +30,7 @@ static gboolean put_path(GString *o, const char *p, GError **err)
 	return TRUE;
 }
 
-static gboolean put_paths(GString *o, GPtrArray *paths, GError **err)
+static gboolean put_paths(GString *o, PathList *paths, GError **err)
 {
 	for (guint i = 0; i < EDGE_LEN(paths); i++)
 		if (!put_path(o, g_ptr_array_index(paths, i), err))

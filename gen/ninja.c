@@ -25,11 +25,19 @@ static gboolean put_path(GString *o, const char *p, GError **err)
 	return TRUE;
 }
 
-static gboolean put_paths(GString *o, GPtrArray *paths, GError **err)
+/* A graph's path list: plain paths (graph_str) need no escaping. */
+static gboolean put_paths(GString *o, PathList *paths, GError **err)
 {
-	for (guint i = 0; i < EDGE_LEN(paths); i++)
-		if (!put_path(o, g_ptr_array_index(paths, i), err))
+	for (guint i = 0; i < EDGE_LEN(paths); i++) {
+		const char *p = g_ptr_array_index(paths, i);
+		const GraphStr *h = graph_str(p);
+		if (h->plain) {
+			cg_put(o, " ", 1);
+			cg_put(o, p, h->len);
+		} else if (!put_path(o, p, err)) {
 			return FALSE;
+		}
+	}
 	return TRUE;
 }
 
@@ -88,41 +96,46 @@ GString *ninja_write(const Graph *g, const char *header, const char *inner, GErr
 		Edge *e = g_ptr_array_index(g->edges, i);
 		if (inner && e->kind == EK_REGEN)
 			continue;
-		g_string_append(o, "build");
+		cg_put(o, "build", 5);
 		if (!put_paths(o, e->outs, err))
 			goto fail;
 		if (EDGE_LEN(e->implicit_outs)) {
-			g_string_append(o, " |");
+			cg_put(o, " |", 2);
 			if (!put_paths(o, e->implicit_outs, err))
 				goto fail;
 		}
-		g_string_append(o, ": ");
-		g_string_append(o, e->rule ? e->rule->name : "phony");
+		cg_put(o, ": ", 2);
+		cg_puts(o, e->rule ? e->rule->name : "phony");
 		if (!put_paths(o, e->ins, err))
 			goto fail;
 		if (EDGE_LEN(e->implicit_ins)) {
-			g_string_append(o, " |");
+			cg_put(o, " |", 2);
 			if (!put_paths(o, e->implicit_ins, err))
 				goto fail;
 		}
 		if (EDGE_LEN(e->order_ins)) {
-			g_string_append(o, " ||");
+			cg_put(o, " ||", 3);
 			if (!put_paths(o, e->order_ins, err))
 				goto fail;
 		}
-		g_string_append_c(o, '\n');
+		cg_put(o, "\n", 1);
 		for (guint k = 0; k + 1 < EDGE_LEN(e->vars); k += 2) {
-			g_string_append(o, "  ");
-			g_string_append(o, g_ptr_array_index(e->vars, k));
-			g_string_append(o, " = ");
-			put_value(o, g_ptr_array_index(e->vars, k + 1));
-			g_string_append_c(o, '\n');
+			const char *name = g_ptr_array_index(e->vars, k), *v = g_ptr_array_index(e->vars, k + 1);
+			cg_put(o, "  ", 2);
+			cg_put(o, name, graph_str(name)->len);
+			cg_put(o, " = ", 3);
+			if (graph_str(v)->plain)
+				cg_put(o, v, graph_str(v)->len);
+			else
+				put_value(o, v);
+			cg_put(o, "\n", 1);
 		}
 	}
 	if (g->defaults->len) {
 		g_string_append(o, "\ndefault");
-		if (!put_paths(o, g->defaults, err))
-			goto fail;
+		for (guint i = 0; i < g->defaults->len; i++)
+			if (!put_path(o, g_ptr_array_index(g->defaults, i), err))
+				goto fail;
 		g_string_append_c(o, '\n');
 	}
 	return o;
@@ -134,19 +147,36 @@ fail:
 GString *compdb_write(const Graph *g, const char *builddir)
 {
 	GString *o = g_string_new("[");
+	/* the commands of a target's TUs share a start: escaped once */
+	const char *last = NULL;
+	GString *start = g_string_new(NULL), *dir = g_string_new(NULL);
+	cg_json_string(dir, builddir);
 	for (guint i = 0; i < g->compdb->len; i++) {
 		CompdbEntry *c = g_ptr_array_index(g->compdb, i);
-		g_string_append(o, i ? ",\n  {" : "\n  {");
-		g_string_append(o, "\"directory\": ");
-		cg_json_string(o, builddir);
-		g_string_append(o, ", \"file\": ");
+		cg_puts(o, i ? ",\n  {" : "\n  {");
+		cg_puts(o, "\"directory\": ");
+		cg_put(o, dir->str, dir->len);
+		cg_puts(o, ", \"file\": ");
 		cg_json_string(o, c->file);
-		g_string_append(o, ", \"output\": ");
+		cg_puts(o, ", \"output\": ");
 		cg_json_string(o, c->output);
-		g_string_append(o, ", \"command\": ");
-		cg_json_string(o, c->command);
-		g_string_append(o, "}");
+		cg_puts(o, ", \"command\": ");
+		if (c->command != last) {
+			g_string_truncate(start, 0);
+			cg_json_chars(start, c->command);
+			last = c->command;
+		}
+		cg_put(o, "\"", 1);
+		cg_put(o, start->str, start->len);
+		if (c->args) {
+			cg_put(o, " ", 1);
+			cg_json_chars(o, c->args);
+		}
+		cg_put(o, "\"", 1);
+		cg_puts(o, "}");
 	}
+	g_string_free(start, TRUE);
+	g_string_free(dir, TRUE);
 	g_string_append(o, "\n]\n");
 	return o;
 }

@@ -42,10 +42,11 @@ const char *shard_file_hash(GHashTable *cache, const char *path)
  * with ';'. */
 static void spec_value(GString *o, const char *v, gboolean item)
 {
-	if (!v[strcspn(v, "\\\n\t\r ;")]) {
-		g_string_append(o, v);
+	gsize plain = strcspn(v, "\\\n\t\r ;");
+	if (!v[plain]) {
+		cg_put(o, v, plain);
 		if (item)
-			g_string_append_c(o, ';');
+			cg_put(o, ";", 1);
 		return;
 	}
 	for (const char *p = v; *p; p++)
@@ -67,12 +68,25 @@ static void spec_value(GString *o, const char *v, gboolean item)
 		g_string_append_c(o, ';');
 }
 
+/* The same for a string the graph interned: a plain one as it is. */
+static void spec_ivalue(GString *o, const char *v, gboolean item)
+{
+	const GraphStr *h = graph_str(v);
+	if (!h->plain) {
+		spec_value(o, v, item);
+		return;
+	}
+	cg_put(o, v, h->len);
+	if (item)
+		cg_put(o, ";", 1);
+}
+
 static void spec_key(GString *o, const char *key, const char *value)
 {
-	g_string_append(o, key);
-	g_string_append_c(o, '=');
+	cg_puts(o, key);
+	cg_put(o, "=", 1);
 	spec_value(o, value, FALSE);
-	g_string_append_c(o, '\n');
+	cg_put(o, "\n", 1);
 }
 
 /* Written directly, not through GKeyFile: at 10,000 TUs x 7 archs that
@@ -92,15 +106,17 @@ GString *shard_spec(Graph *g, Toolkit *tk)
 			continue;
 		const char *O = edge_get_var(e, "O");
 		const char *id = strchr(e->arch, '_') + 1;
-		g_string_append_printf(o, "\n[%s]\n", EDGE_AT(e->outs, 0));
+		cg_put(o, "\n[", 2);
+		cg_put(o, EDGE_AT(e->outs, 0), graph_str(EDGE_AT(e->outs, 0))->len);
+		cg_put(o, "]\n", 2);
 		spec_key(o, "tu", e->source ? e->source : "");
 		spec_key(o, "arch", e->arch);
-		g_string_append(o, "files=");
+		cg_puts(o, "files=");
 		for (guint j = 0; j < EDGE_LEN(e->outs); j++)
-			spec_value(o, EDGE_AT(e->outs, j), TRUE);
+			spec_ivalue(o, EDGE_AT(e->outs, j), TRUE);
 		for (guint j = 0; j < EDGE_LEN(e->implicit_outs); j++)
-			spec_value(o, EDGE_AT(e->implicit_outs, j), TRUE);
-		g_string_append_c(o, '\n');
+			spec_ivalue(o, EDGE_AT(e->implicit_outs, j), TRUE);
+		cg_put(o, "\n", 1);
 		char *rh = g_hash_table_lookup(hashes, e->rule);
 		if (!rh) {
 			rh = shard_rule_hash(e->rule, self ? self : "cugen");
@@ -109,14 +125,14 @@ GString *shard_spec(Graph *g, Toolkit *tk)
 		spec_key(o, "rule", rh);
 		const char *names[] = { "deps", "stub", "id" }, *tails[] = { ".full.d", ".stub.c", NULL };
 		for (gsize n = 0; n < G_N_ELEMENTS(names); n++) {
-			g_string_append(o, names[n]);
-			g_string_append_c(o, '=');
-			spec_value(o, O, FALSE);
-			g_string_append_c(o, '/');
+			cg_puts(o, names[n]);
+			cg_put(o, "=", 1);
+			spec_ivalue(o, O, FALSE);
+			cg_put(o, "/", 1);
 			spec_value(o, tails[n] ? id : "id", FALSE);
 			if (tails[n])
-				g_string_append(o, tails[n]);
-			g_string_append_c(o, '\n');
+				cg_puts(o, tails[n]);
+			cg_put(o, "\n", 1);
 		}
 	}
 	g_hash_table_destroy(hashes);

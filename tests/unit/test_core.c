@@ -49,6 +49,35 @@ static void test_paths(void)
 	r = cg_path_join("/p", "/abs");
 	g_assert_cmpstr(r, ==, "/abs");
 	g_free(r);
+	/* the fast paths (a normal path as it is; a path under a directory)
+	 * and the cases they must leave to the general one */
+	const char *norm[][2] = { { "/a/b.cu", "/a/b.cu" }, { "a/b", "a/b" }, { "a/", "a" }, { "a/.", "a" },
+				  { "./a", "a" }, { "a//b", "a/b" }, { "/..", "/" }, { "a/..", "." }, { ".", "." },
+				  { "..", ".." }, { "/", "/" }, { ".a/..b", ".a/..b" } };
+	for (gsize i = 0; i < G_N_ELEMENTS(norm); i++) {
+		r = cg_path_norm(norm[i][0]);
+		g_assert_cmpstr(r, ==, norm[i][1]);
+		g_free(r);
+	}
+	const char *rels[][3] = { { "/a/b/c.cu", "/a/b", "c.cu" }, { "/a/bc/d", "/a/b", "../bc/d" },
+				  { "/a/b/c", "/a/b/", "c" }, { "/a/b/./c", "/a/b", "./c" }, { "/x/y", "/", "x/y" },
+				  { "/a/b/../c", "/a/b", "../c" }, { "ab/c", "ab", "c" } };
+	for (gsize i = 0; i < G_N_ELEMENTS(rels); i++) {
+		r = cg_relpath(rels[i][0], rels[i][1]);
+		g_assert_cmpstr(r, ==, rels[i][2]);
+		g_free(r);
+	}
+}
+
+static void test_json_string(void)
+{
+	GString *o = g_string_new(NULL);
+	cg_json_string(o, "plain/path.cu");
+	cg_json_string(o, "a\"b\\c\nd\te\rf\x01g\x7fh\xc3\xa9");
+	cg_json_string(o, "");
+	cg_json_string(o, NULL);
+	g_assert_cmpstr(o->str, ==, "\"plain/path.cu\"\"a\\\"b\\\\c\\nd\\te\\rf\\u0001g\\u007fh\xc3\xa9\"\"\"null");
+	g_string_free(o, TRUE);
 }
 
 static void test_split_list(void)
@@ -317,6 +346,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/util/sh_quote", test_sh_quote);
 	g_test_add_func("/util/paths", test_paths);
 	g_test_add_func("/util/split_list", test_split_list);
+	g_test_add_func("/util/json_string", test_json_string);
 	g_test_add_func("/util/suggest", test_suggest);
 	g_test_add_func("/depfile/parse_format", test_depfile);
 	g_test_add_func("/config/ok", test_config_ok);
