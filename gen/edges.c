@@ -65,7 +65,7 @@ typedef struct {
 	const EdgeOptions *opt;
 	Graph *g;
 	GHashTable *state;     /* Target* -> TState* */
-	GHashTable *arch_outs; /* "sm_80" -> GPtrArray* of device outputs */
+	GHashTable *arch_outs; /* "sm_80" -> GPtrArray* of device outputs (interned) */
 	GHashTable *objnames;  /* O prefixes in use */
 	char *cudart_dir;      /* -L for cudart */
 	char *nvvm_shim;       /* BUILDDIR-relative nvvm dir for nvlink -dlto, or NULL */
@@ -252,21 +252,24 @@ static void measured(Ctx *x, GString *c)
 
 static char *obj_prefix(Ctx *x, Target *t, Source *s)
 {
-	GString *o = g_string_new("obj/");
+	GString *o = g_string_sized_new(16 + strlen(t->name) + strlen(s->rel));
+	g_string_append(o, "obj/");
 	g_string_append(o, t->name);
 	g_string_append_c(o, '/');
-	char **parts = g_strsplit(s->rel, "/", -1);
-	for (char **p = parts; *p; p++) {
-		if (p != parts)
-			g_string_append_c(o, '/');
-		if (strcmp(*p, "..") == 0) {
+	/* each component of the source's path: ".." as "__", other
+	 * characters than [A-Za-z0-9._+-] as '_' */
+	for (const char *p = s->rel; *p;) {
+		const char *end = strchrnul(p, '/');
+		if (end - p == 2 && p[0] == '.' && p[1] == '.')
 			g_string_append(o, "__");
-			continue;
-		}
-		for (const char *c = *p; *c; c++)
-			g_string_append_c(o, (g_ascii_isalnum(*c) || strchr("._+-", *c)) ? *c : '_');
+		else
+			for (const char *c = p; c < end; c++)
+				g_string_append_c(o, (g_ascii_isalnum(*c) || strchr("._+-", *c)) ? *c : '_');
+		if (!*end)
+			break;
+		g_string_append_c(o, '/');
+		p = end + 1;
 	}
-	g_strfreev(parts);
 	/* Two sources that mangle alike: number the later one. */
 	char *base = g_string_free(o, FALSE);
 	char *name = g_strdup(base);
@@ -283,11 +286,11 @@ static void add_arch_out(Ctx *x, const char *arch, const char *path)
 {
 	GPtrArray *v = g_hash_table_lookup(x->arch_outs, arch);
 	if (!v) {
-		v = g_ptr_array_new_with_free_func(g_free);
+		v = g_ptr_array_new();
 		g_hash_table_insert(x->arch_outs, g_strdup(arch), v);
 	}
 	if (path)
-		g_ptr_array_add(v, g_strdup(path));
+		g_ptr_array_add(v, (gpointer)graph_intern(x->g, path));
 }
 
 /* ---- nvcc flag sets ---- */
@@ -1091,12 +1094,12 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 					    : tu_path(x, buf, D, "compute_", id, ".ptx");
 		edge_out_interned(d, out);
 		edge_in_interned(fb, out);
-		g_ptr_array_add(ta->outs, g_strdup(out));
+		g_ptr_array_add(ta->outs, (gpointer)out);
 		if (a->sass && a->ptx) {
 			const char *ptx = tu_path(x, buf, D, "compute_", id, ".ptx");
 			edge_implicit_out(d, ptx);
 			edge_in_interned(fb, ptx);
-			g_ptr_array_add(ta->outs, g_strdup(ptx));
+			g_ptr_array_add(ta->outs, (gpointer)ptx);
 		}
 		/* Every arch's cicc writes a stub (D/ID.stub.c, not declared:
 		 * declared outputs never depend on which arch feeds the host,
@@ -1748,6 +1751,15 @@ static void phony(Ctx *x, const char *name, GPtrArray *ins)
 		edge_in(e, g_ptr_array_index(ins, i));
 }
 
+/* The same, with interned inputs. */
+static void phony_interned(Ctx *x, const char *name, GPtrArray *ins)
+{
+	Edge *e = graph_edge(x->g, EK_PHONY, NULL);
+	edge_out(e, name);
+	for (guint i = 0; i < ins->len; i++)
+		edge_in_interned(e, g_ptr_array_index(ins, i));
+}
+
 static void regen_edge(Ctx *x)
 {
 	GString *c = g_string_new(NULL);
@@ -1913,7 +1925,7 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 		for (guint i = 0; i < archs->len; i++) {
 			const char *a = g_ptr_array_index(archs, i);
 			char *name = g_strconcat("arch-", a, NULL);
-			phony(&x, name, g_hash_table_lookup(x.arch_outs, a));
+			phony_interned(&x, name, g_hash_table_lookup(x.arch_outs, a));
 			g_free(name);
 			g_string_append_printf(desc, "%s%s", desc->len ? " " : "", a);
 		}

@@ -100,23 +100,17 @@ static void intern_grow(Graph *g)
 	g_free(old);
 }
 
-/* [A-Za-z0-9] and "_-+./=,%@" (GraphStr.plain), as a bit per byte */
-static guint64 plain_bits[4];
+/* [A-Za-z0-9] and "_-+./=,%@" (GraphStr.plain): 1 for such a byte */
+static guint8 plain_tab[256];
 
 static void plain_init(void)
 {
 	static gsize done;
 	if (g_once_init_enter(&done)) {
 		for (int c = 1; c < 256; c++)
-			if (g_ascii_isalnum(c) || strchr("_-+./=,%@", c))
-				plain_bits[c / 64] |= 1ull << (c % 64);
+			plain_tab[c] = g_ascii_isalnum(c) || strchr("_-+./=,%@", c);
 		g_once_init_leave(&done, 1);
 	}
-}
-
-static inline gboolean plain_char(unsigned char c)
-{
-	return plain_bits[c / 64] >> (c % 64) & 1;
 }
 
 /* An interned string is its GraphStr and its characters. edges.c hands
@@ -142,13 +136,14 @@ const char *graph_intern(Graph *g, const char *s)
 	GraphStr *h = arena_alloc(g, sizeof(GraphStr) + n + 1);
 	h->len = (guint32)n;
 	h->hash = hash;
-	h->plain = n > 0;
-	for (const unsigned char *c = (const unsigned char *)s; *c && h->plain; c++)
-		h->plain = plain_char(*c);
+	guint8 plain = n > 0;
+	for (gsize i = 0; i < n; i++)
+		plain &= plain_tab[(unsigned char)s[i]];
+	h->plain = plain;
 	const char *v = memcpy(h + 1, s, n + 1);
 	g->slots[k].hash = hash;
 	g->slots[k].s = v;
-	if (++g->interned * 4 > (g->slot_mask + 1) * 3) /* at most 3/4 full */
+	if (++g->interned * 2 > g->slot_mask + 1) /* at most half full */
 		intern_grow(g);
 	g->recent[r].from = s;
 	g->recent[r].to = v;

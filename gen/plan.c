@@ -126,9 +126,11 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		kcpu[k] = g_array_new(FALSE, FALSE, sizeof(double));
 		krss[k] = g_array_new(FALSE, FALSE, sizeof(double));
 	}
+	/* each edge's measurement, looked up once */
+	const EdgeStat **stats = g_new0(const EdgeStat *, MAX(g->edges->len, 1));
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
-		const EdgeStat *st = EDGE_LEN(e->outs) ? history_get(h, EDGE_AT(e->outs, 0)) : NULL;
+		const EdgeStat *st = stats[i] = EDGE_LEN(e->outs) ? history_get(h, EDGE_AT(e->outs, 0)) : NULL;
 		if (st) {
 			double own = e->kind == EK_DEV ? st->cpu - st->cpu_pre : st->cpu;
 			g_array_append_val(kcpu[bucket(e)], own);
@@ -155,7 +157,7 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		Edge *e = g_ptr_array_index(g->edges, i);
 		double cpu, rss;
 		default_cost(e, info->device_archs, threads, &cpu, &rss);
-		const EdgeStat *st = EDGE_LEN(e->outs) ? history_get(h, EDGE_AT(e->outs, 0)) : NULL;
+		const EdgeStat *st = stats[i];
 		if (e->kind == EK_DEV)
 			cpu -= PP_COST; /* the default without its preprocess */
 		if (st) {
@@ -181,6 +183,7 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		if (e->kind != EK_PHONY && e->kind != EK_REGEN)
 			p->edges++;
 	}
+	g_free(stats);
 }
 
 /* Bottom levels (e->level): an edge's cost plus the longest chain after
@@ -278,38 +281,63 @@ typedef struct {
 	gboolean last;        /* phony and regen edges go after the others */
 } Ranked;
 
-/* build-edges before phony and regen; longest chain first; stable */
-static inline gboolean ranked_before(const Ranked *x, const Ranked *y)
+/* An unsigned key that orders as the level descending. */
+static guint64 level_key(double level)
 {
-	if (x->last != y->last)
-		return y->last;
-	if (x->level != y->level)
-		return x->level > y->level;
-	return x->index < y->index;
+	if (level == 0)
+		level = 0; /* -0.0 ties with 0.0 */
+	guint64 b;
+	memcpy(&b, &level, sizeof b);
+	b = b >> 63 ? ~b : b | (1ull << 63); /* ascending with the double */
+	return ~b;
 }
 
-/* A merge sort with the comparison inlined: g_array_sort's calls through
- * a function pointer were a fifth of the planner's time at 100,000 edges. */
+/* Sorts v (in index order): build edges before phony and regen, the
+ * longest chain first, else in index order. A radix sort of the levels, a
+ * byte at a time and stable, then the last ones moved to the end. A comparison sort over 100,000 edges took a fifth of the
+ * planner's time. */
 static void sort_ranked(Ranked *v, guint n)
 {
 	Ranked *tmp = g_new(Ranked, MAX(n, 1)), *from = v, *to = tmp;
-	for (guint w = 1; w < n; w *= 2) {
-		for (guint lo = 0; lo < n; lo += 2 * w) {
-			guint mid = MIN(lo + w, n), hi = MIN(lo + 2 * w, n), i = lo, j = mid, k = lo;
-			while (i < mid && j < hi)
-				to[k++] = ranked_before(&from[j], &from[i]) ? from[j++] : from[i++];
-			while (i < mid)
-				to[k++] = from[i++];
-			while (j < hi)
-				to[k++] = from[j++];
+	guint64 *key = g_new(guint64, MAX(n, 1)), *key2 = g_new(guint64, MAX(n, 1));
+	for (guint i = 0; i < n; i++)
+		key[i] = level_key(v[i].level);
+	for (int shift = 0; shift < 64; shift += 8) {
+		guint count[256] = { 0 };
+		for (guint i = 0; i < n; i++)
+			count[key[i] >> shift & 255]++;
+		if (n && count[key[0] >> shift & 255] == n)
+			continue; /* one value of this byte: nothing moves */
+		guint pos[256], sum = 0;
+		for (int b = 0; b < 256; b++) {
+			pos[b] = sum;
+			sum += count[b];
+		}
+		for (guint i = 0; i < n; i++) {
+			guint b = key[i] >> shift & 255;
+			to[pos[b]] = from[i];
+			key2[pos[b]++] = key[i];
 		}
 		Ranked *t = from;
 		from = to;
 		to = t;
+		guint64 *k = key;
+		key = key2;
+		key2 = k;
 	}
-	if (from != v)
-		memcpy(v, from, n * sizeof(Ranked));
+	/* stable: the others, then the last ones */
+	guint k = 0;
+	for (guint i = 0; i < n; i++)
+		if (!from[i].last)
+			to[k++] = from[i];
+	for (guint i = 0; i < n; i++)
+		if (from[i].last)
+			to[k++] = from[i];
+	if (to != v)
+		memcpy(v, to, n * sizeof(Ranked));
 	g_free(tmp);
+	g_free(key);
+	g_free(key2);
 }
 
 /* ninja 1.11 starts ready edges in manifest order: put the edges that head

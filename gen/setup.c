@@ -255,20 +255,40 @@ static GString *args_text(const SetupArgs *a, const Generated *gen)
 	return s;
 }
 
-/* The files besides the build file, each read-only over the graph: made
- * on a thread of their own while the build file is written (at 10,000
- * TUs they are some 25 MB of text). */
+/* The files besides the build file, read-only over the graph: made on
+ * threads of their own while the build file is written (at 10,000 TUs
+ * they are some 25 MB of text; the shard spec in two halves). */
 typedef struct {
 	const Generated *gen;
-	GString *history, *compdb, *spec;
+	guint from, to;        /* the shard spec's part */
+	gboolean first;        /* the first part (the spec's header), else also: */
+	GString *spec;
+	GString *history, *compdb;
 } SideFiles;
 
 static gpointer side_files(gpointer data)
 {
 	SideFiles *f = data;
-	f->history = history_compact(f->gen->builddir);
-	f->compdb = compdb_write(f->gen->g, f->gen->builddir);
-	f->spec = shard_spec(f->gen->g, f->gen->tk);
+	f->spec = shard_spec_part(f->gen->g, f->gen->tk, f->from, f->to, f->first);
+	if (!f->first) {
+		f->history = history_compact(f->gen->builddir);
+		f->compdb = compdb_write(f->gen->g, f->gen->builddir);
+	}
+	return NULL;
+}
+
+/* The gate's build file (gate_outer), on a thread of its own too. */
+typedef struct {
+	const Generated *gen;
+	char *header;
+	GString *text;
+	GError *err;
+} GateFile;
+
+static gpointer gate_file(gpointer data)
+{
+	GateFile *f = data;
+	f->text = gate_outer(f->gen->g, f->header, f->gen->eo.cugen, &f->err);
 	return NULL;
 }
 
@@ -300,16 +320,30 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	g_free(ini_rel);
 	g_free(project_archs);
 	gen->gated = !make && gate_wanted(gen->c, real_edges(gen->g));
-	SideFiles side = { gen, NULL, NULL, NULL };
-	GThread *thread = g_thread_new("cugen-side-files", side_files, &side);
+	guint half = gen->g->edges->len / 2;
+	SideFiles side[2] = { { gen, 0, half, TRUE, NULL, NULL, NULL },
+			      { gen, half, gen->g->edges->len, FALSE, NULL, NULL, NULL } };
+	GThread *threads[2] = { g_thread_new("cugen-spec", side_files, &side[0]),
+				g_thread_new("cugen-files", side_files, &side[1]) };
 	GString *full = NULL, *text;
 	if (gen->gated) {
+		GateFile gf = { gen, g_strconcat(header, "#\n# A gate ([project] gate): the full graph is " GATE_FULL
+						 " (its logs in " GATE_FULL_DIR ").\n"
+						 "# A build with nothing to do checks this file's one edge.\n\n", NULL),
+				NULL, NULL };
+		GThread *gt = g_thread_new("cugen-gate", gate_file, &gf);
 		full = ninja_write(gen->g, header, GATE_FULL_DIR, err);
-		char *outer = g_strconcat(header, "#\n# A gate ([project] gate): the full graph is " GATE_FULL
-					  " (its logs in " GATE_FULL_DIR ").\n"
-					  "# A build with nothing to do checks this file's one edge.\n\n", NULL);
-		text = full ? gate_outer(gen->g, outer, gen->eo.cugen, err) : NULL;
-		g_free(outer);
+		g_thread_join(gt);
+		g_free(gf.header);
+		text = gf.text;
+		if (full && !text)
+			g_propagate_error(err, gf.err);
+		else
+			g_clear_error(&gf.err);
+		if (!full && text) {
+			g_string_free(text, TRUE);
+			text = NULL;
+		}
 		if (!text && full)
 			g_string_free(full, TRUE);
 	} else {
@@ -317,12 +351,16 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	}
 	g_free(header);
 	cg_timing("build file");
-	g_thread_join(thread);
+	g_thread_join(threads[0]);
+	g_thread_join(threads[1]);
 	cg_timing("the other files");
+	GString *spec = side[0].spec;
+	g_string_append_len(spec, side[1].spec->str, (gssize)side[1].spec->len);
+	g_string_free(side[1].spec, TRUE);
 	if (!text) {
-		g_string_free(side.history, TRUE);
-		g_string_free(side.compdb, TRUE);
-		g_string_free(side.spec, TRUE);
+		g_string_free(side[1].history, TRUE);
+		g_string_free(side[1].compdb, TRUE);
+		g_string_free(spec, TRUE);
 		return FALSE;
 	}
 	Stage *st = stage_new();
@@ -337,19 +375,19 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	stage_add_always(st, p, text);
 	g_free(p);
 	p = g_build_filename(gen->builddir, ".cugen", "edges.log", NULL);
-	stage_add(st, p, side.history);
+	stage_add(st, p, side[1].history);
 	g_free(p);
 	p = g_build_filename(gen->builddir, ".cugen", "plan.ini", NULL);
 	stage_add(st, p, history_choices(gen->plan.syntax_stub, gen->plan.pp_edges));
 	g_free(p);
 	p = g_build_filename(gen->builddir, "compile_commands.json", NULL);
-	stage_add(st, p, side.compdb);
+	stage_add(st, p, side[1].compdb);
 	g_free(p);
 	p = toolkit_cache_path(gen->builddir);
 	stage_add(st, p, toolkit_cache_text(gen->tk));
 	g_free(p);
 	p = g_build_filename(gen->builddir, ".cugen", "shard.spec", NULL);
-	stage_add(st, p, side.spec);
+	stage_add(st, p, spec);
 	g_free(p);
 	if (!a->regen) {
 		p = g_build_filename(gen->builddir, ".cugen", "args.ini", NULL);

@@ -93,14 +93,21 @@ static void spec_key(GString *o, const char *key, const char *value)
  * took most of setup's time. One rule hash per rule, not per edge. */
 GString *shard_spec(Graph *g, Toolkit *tk)
 {
-	GString *o = g_string_sized_new(256 + g->edges->len * 256u);
-	g_string_append(o, "[shard]\n");
-	spec_key(o, "toolkit", tk->version);
-	spec_key(o, "host_compiler", tk->host_cc);
-	spec_key(o, "host_version", tk->host_version);
+	return shard_spec_part(g, tk, 0, g->edges->len, TRUE);
+}
+
+GString *shard_spec_part(const Graph *g, const Toolkit *tk, guint from, guint to, gboolean header)
+{
+	GString *o = g_string_sized_new(256 + (to - from) * 256u);
+	if (header) {
+		g_string_append(o, "[shard]\n");
+		spec_key(o, "toolkit", tk->version);
+		spec_key(o, "host_compiler", tk->host_cc);
+		spec_key(o, "host_version", tk->host_version);
+	}
 	char *self = g_file_read_link("/proc/self/exe", NULL);
 	GHashTable *hashes = g_hash_table_new_full(NULL, NULL, NULL, g_free);
-	for (guint i = 0; i < g->edges->len; i++) {
+	for (guint i = from; i < to; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
 		if (e->kind != EK_DEV || !e->arch)
 			continue;

@@ -17,6 +17,8 @@
 
 /* The spec of the device images of g (to stage as BUILDDIR/.cugen/shard.spec). */
 GString *shard_spec(Graph *g, Toolkit *tk);
+/* The part of it from edges [from, to), with or without its header. */
+GString *shard_spec_part(const Graph *g, const Toolkit *tk, guint from, guint to, gboolean header);
 /* The hash that stands for a device edge's rule (its command, with this
  * cugen's own path written as "cugen"). */
 char *shard_rule_hash(const Rule *r, const char *cugen);
