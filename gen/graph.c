@@ -67,22 +67,6 @@ struct InternSlot {
 	const char *s;
 };
 
-/* 8 bytes at a time, multiply and fold */
-static guint32 str_hash(const char *s, gsize n)
-{
-	guint64 h = 0x9E3779B97F4A7C15u ^ n;
-	for (; n >= 8; s += 8, n -= 8) {
-		guint64 w;
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xFF51AFD7ED558CCDu;
-		h ^= h >> 29;
-	}
-	guint64 w = 0;
-	memcpy(&w, s, n);
-	h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
-	return (guint32)(h ^ (h >> 32));
-}
-
 static void intern_grow(Graph *g)
 {
 	guint size = g->slots ? (g->slot_mask + 1) * 2 : 4096;
@@ -123,7 +107,7 @@ const char *graph_intern(Graph *g, const char *s)
 	if (g->recent[r].from == s && strcmp(g->recent[r].to, s) == 0)
 		return g->recent[r].to;
 	gsize n = strlen(s);
-	guint32 hash = str_hash(s, n);
+	guint32 hash = cg_hash32(s, n);
 	guint k = hash & g->slot_mask;
 	for (; g->slots[k].s; k = (k + 1) & g->slot_mask) {
 		const char *v = g->slots[k].s;

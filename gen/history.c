@@ -4,95 +4,189 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A line's key: "tag\tstep", up to its second tab. */
-static gsize key_len(const char *line)
-{
-	const char *t = strchr(line, '\t');
-	t = t ? strchr(t + 1, '\t') : NULL;
-	return t ? (gsize)(t - line) : strlen(line);
-}
+#include "util.h"
 
-static guint key_hash(gconstpointer p)
-{
-	const char *s = p;
-	gsize n = key_len(s);
-	guint h = 5381;
-	for (gsize i = 0; i < n; i++)
-		h = h * 33 + (guchar)s[i];
-	return h;
-}
+/* edges.log's lines are "tag\tstep\trss KiB\tcpu s\twall s": a build at
+ * 10,000 TUs logs some 300,000 of them, read while the graph is built.
+ * They are found in place (no line is copied or split), the latest per
+ * "tag\tstep" by an open-addressed table of key hashes. */
+typedef struct {
+	char *line;
+	char *tab[4];          /* its four tabs */
+	guint32 hash;          /* of "tag\tstep" */
+} Line;
 
-static gboolean key_equal(gconstpointer a, gconstpointer b)
+static gboolean same_key(const Line *a, const Line *b)
 {
-	gsize n = key_len(a);
-	return key_len(b) == n && memcmp(a, b, n) == 0;
+	gsize n = a->tab[1] - a->line;
+	return a->hash == b->hash && (gsize)(b->tab[1] - b->line) == n && memcmp(a->line, b->line, n) == 0;
 }
 
 /* The latest line per "tag\tstep" (of 5 fields), in first-seen order:
- * pointers into *data, which the caller frees. At 10,000 TUs a build
- * logs some 300,000 lines: no line is copied or split. */
-static GPtrArray *latest_lines(const char *builddir, char **data)
+ * pointers into data, whose newlines become NULs. */
+static GArray *latest_lines(char *data)
 {
-	char *path = g_build_filename(builddir, ".cugen", "edges.log", NULL);
-	GPtrArray *lines = g_ptr_array_new();
-	GHashTable *index = g_hash_table_new(key_hash, key_equal);
-	*data = NULL;
-	if (g_file_get_contents(path, data, NULL, NULL)) {
-		for (char *l = *data; *l;) {
-			char *end = strchrnul(l, '\n');
-			gboolean more = *end != 0;
-			*end = 0;
-			int tabs = 0;
-			for (const char *c = l; (c = strchr(c, '\t')); c++)
-				tabs++;
-			if (tabs == 4) {
-				gpointer pos;
-				if (g_hash_table_lookup_extended(index, l, NULL, &pos)) {
-					lines->pdata[GPOINTER_TO_UINT(pos)] = l;
-				} else {
-					g_hash_table_insert(index, l, GUINT_TO_POINTER(lines->len));
-					g_ptr_array_add(lines, l);
-				}
-			}
-			if (!more)
+	GArray *lines = g_array_new(FALSE, FALSE, sizeof(Line));
+	guint mask = 1023;
+	guint *slot = g_new0(guint, mask + 1); /* 1 + an index into lines; 0 free */
+	for (char *l = data; l && *l;) {
+		char *end = strchrnul(l, '\n');
+		char *next = *end ? end + 1 : NULL;
+		*end = 0;
+		Line x = { l, { NULL }, 0 };
+		int tabs = 0;
+		for (char *c = l; (c = strchr(c, '\t')); c++)
+			if (tabs++ < 4)
+				x.tab[tabs - 1] = c;
+		l = next;
+		if (tabs != 4)
+			continue;
+		x.hash = cg_hash32(x.line, x.tab[1] - x.line);
+		guint k = x.hash & mask;
+		for (; slot[k]; k = (k + 1) & mask)
+			if (same_key(&g_array_index(lines, Line, slot[k] - 1), &x))
 				break;
-			l = end + 1;
+		if (slot[k]) {
+			g_array_index(lines, Line, slot[k] - 1) = x;
+			continue;
+		}
+		g_array_append_val(lines, x);
+		slot[k] = lines->len;
+		if (lines->len * 2 > mask + 1) { /* at most half full */
+			guint *old = slot, old_mask = mask;
+			mask = mask * 2 + 1;
+			slot = g_new0(guint, mask + 1);
+			for (guint i = 0; i <= old_mask; i++)
+				if (old[i]) {
+					guint j = g_array_index(lines, Line, old[i] - 1).hash & mask;
+					while (slot[j])
+						j = (j + 1) & mask;
+					slot[j] = old[i];
+				}
+			g_free(old);
 		}
 	}
-	g_hash_table_destroy(index);
-	g_free(path);
+	g_free(slot);
 	return lines;
+}
+
+static GString *compact_text(GArray *lines)
+{
+	GString *s = g_string_new(NULL);
+	for (guint i = 0; i < lines->len; i++) {
+		cg_puts(s, g_array_index(lines, Line, i).line);
+		cg_put(s, "\n", 1);
+	}
+	return s;
+}
+
+/* A number as `cugen exec` writes it ("%ld", "%.3f"): digits with at most
+ * one '.', read exactly as strtod would (digits below 2^53 over a power
+ * of ten up to 10^22 are exact, so one division rounds correctly);
+ * anything else through g_ascii_strtod. 600,000 of them at 10,000 TUs. */
+static double read_number(const char *s)
+{
+	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+					1e12, 1e13, 1e14, 1e15 };
+	guint64 m = 0;
+	int digits = 0, frac = -1;
+	const char *p = s;
+	for (; (*p >= '0' && *p <= '9') || (*p == '.' && frac < 0); p++) {
+		if (*p == '.') {
+			frac = 0;
+			continue;
+		}
+		m = m * 10 + (guint64)(*p - '0');
+		digits++;
+		if (frac >= 0)
+			frac++;
+	}
+	if (!digits || digits > 15 || (*p && *p != '\t'))
+		return g_ascii_strtod(s, NULL);
+	return (double)m / pow10[frac > 0 ? frac : 0];
+}
+
+static char *log_data(const char *builddir)
+{
+	char *path = g_build_filename(builddir, ".cugen", "edges.log", NULL);
+	char *data = NULL;
+	if (!g_file_get_contents(path, &data, NULL, NULL))
+		data = NULL;
+	g_free(path);
+	return data;
 }
 
 History *history_load(const char *builddir)
 {
 	History *h = g_new0(History, 1);
-	h->edges = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	char *data;
-	GPtrArray *lines = latest_lines(builddir, &data);
+	history_read(h, builddir);
+	return h;
+}
+
+/* h's table of edges: open-addressed by cg_hash32 of the tag */
+struct HistorySlot {
+	guint32 hash;
+	const char *tag;       /* in h->data (its first tab made a NUL) */
+	EdgeStat st;
+};
+
+static struct HistorySlot *slot_of(const History *h, const char *tag, gsize n, guint32 hash)
+{
+	guint k = hash & h->mask;
+	for (; h->slots[k].tag; k = (k + 1) & h->mask)
+		if (h->slots[k].hash == hash && strncmp(h->slots[k].tag, tag, n) == 0 && !h->slots[k].tag[n])
+			break;
+	return &h->slots[k];
+}
+
+static EdgeStat *add_edge(History *h, const char *tag, gsize n)
+{
+	guint32 hash = cg_hash32(tag, n);
+	struct HistorySlot *s = slot_of(h, tag, n, hash);
+	if (s->tag)
+		return &s->st;
+	s->hash = hash;
+	s->tag = tag;
+	if (++h->edges * 2 > h->mask + 1) { /* at most half full */
+		struct HistorySlot *old = h->slots;
+		guint old_mask = h->mask;
+		h->mask = h->mask * 2 + 1;
+		h->slots = g_new0(struct HistorySlot, h->mask + 1);
+		for (guint i = 0; i <= old_mask; i++)
+			if (old[i].tag) {
+				guint k = old[i].hash & h->mask;
+				while (h->slots[k].tag)
+					k = (k + 1) & h->mask;
+				h->slots[k] = old[i];
+			}
+		g_free(old);
+		s = slot_of(h, tag, n, hash);
+	}
+	return &s->st;
+}
+
+void history_read(History *h, const char *builddir)
+{
+	h->mask = 1023;
+	h->slots = g_new0(struct HistorySlot, h->mask + 1);
+	h->data = log_data(builddir);
+	GArray *lines = latest_lines(h->data);
+	h->compact = compact_text(lines);
 	for (guint i = 0; i < lines->len; i++) {
-		/* tag \t step \t rss KiB \t cpu s \t ... */
-		char *tag = g_ptr_array_index(lines, i);
-		char *step = strchr(tag, '\t') + 1;
-		char *rs = strchr(step, '\t') + 1;
-		char *cs = strchr(rs, '\t') + 1;
-		step[-1] = 0;
-		EdgeStat *st = g_hash_table_lookup(h->edges, tag);
-		if (!st) {
-			st = g_new0(EdgeStat, 1);
-			g_hash_table_insert(h->edges, g_strdup(tag), st);
-		}
-		double rss = g_ascii_strtod(rs, NULL) * 1024.0;
+		Line *x = &g_array_index(lines, Line, i);
+		*x->tab[0] = 0;
+		EdgeStat *st = add_edge(h, x->line, x->tab[0] - x->line);
+		double rss = read_number(x->tab[1] + 1) * 1024.0;
 		st->rss = MAX(st->rss, rss);
-		double cpu = g_ascii_strtod(cs, NULL);
+		double cpu = read_number(x->tab[2] + 1);
 		st->cpu += cpu;
-		gsize sn = rs - 1 - step;
+		const char *step = x->tab[0] + 1;
+		gsize sn = x->tab[1] - step;
 		if (!(sn == 4 && memcmp(step, "cicc", 4) == 0) && !(sn == 5 && memcmp(step, "ptxas", 5) == 0))
 			st->cpu_pre += cpu;
 		h->lines++;
 	}
-	g_ptr_array_free(lines, TRUE);
-	g_free(data);
+	g_array_free(lines, TRUE);
 	h->syntax_stub = h->pp_edges = -1;
 	char *path = g_build_filename(builddir, ".cugen", "plan.ini", NULL);
 	GKeyFile *k = g_key_file_new();
@@ -109,7 +203,6 @@ History *history_load(const char *builddir)
 	}
 	g_key_file_free(k);
 	g_free(path);
-	return h;
 }
 
 GString *history_choices(gboolean syntax_stub, gboolean pp_edges)
@@ -124,25 +217,33 @@ void history_free(History *h)
 {
 	if (!h)
 		return;
-	g_hash_table_destroy(h->edges);
+	g_free(h->slots);
+	if (h->compact)
+		g_string_free(h->compact, TRUE);
+	g_free(h->data);
 	g_free(h);
 }
 
 const EdgeStat *history_get(const History *h, const char *output)
 {
-	return h ? g_hash_table_lookup(h->edges, output) : NULL;
+	gsize n = strlen(output);
+	return history_get_hashed(h, output, n, cg_hash32(output, n));
+}
+
+const EdgeStat *history_get_hashed(const History *h, const char *output, gsize len, guint32 hash)
+{
+	if (!h || !h->edges)
+		return NULL;
+	const struct HistorySlot *s = slot_of(h, output, len, hash);
+	return s->tag ? &s->st : NULL;
 }
 
 GString *history_compact(const char *builddir)
 {
-	char *data;
-	GPtrArray *lines = latest_lines(builddir, &data);
-	GString *s = g_string_new(NULL);
-	for (guint i = 0; i < lines->len; i++) {
-		g_string_append(s, g_ptr_array_index(lines, i));
-		g_string_append_c(s, '\n');
-	}
-	g_ptr_array_free(lines, TRUE);
+	char *data = log_data(builddir);
+	GArray *lines = latest_lines(data);
+	GString *s = compact_text(lines);
+	g_array_free(lines, TRUE);
 	g_free(data);
 	return s;
 }

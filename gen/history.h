@@ -16,8 +16,12 @@ typedef struct {
 } EdgeStat;
 
 typedef struct {
-	GHashTable *edges; /* first output -> EdgeStat* */
+	struct HistorySlot *slots; /* first output -> EdgeStat (history.c) */
+	guint mask;
+	guint edges;       /* edges measured */
 	guint lines;       /* lines read */
+	char *data;        /* the log as read */
+	GString *compact;  /* the log with only the latest line per (edge, step) */
 	/* the planner's last choices (BUILDDIR/.cugen/plan.ini): 1 or 0, -1
 	 * unknown; a re-setup keeps them unless another is much better, so
 	 * that new measurements do not change commands and rebuild */
@@ -25,11 +29,17 @@ typedef struct {
 } History;
 
 History *history_load(const char *builddir);
+/* The same into h (zeroed): setup runs it on a thread of its own. */
+void history_read(History *h, const char *builddir);
 void history_free(History *h);
 const EdgeStat *history_get(const History *h, const char *output);
+/* The same for an output whose length and cg_hash32 are known (the
+ * graph's interned strings know theirs). */
+const EdgeStat *history_get_hashed(const History *h, const char *output, gsize len, guint32 hash);
 /* BUILDDIR/.cugen/plan.ini's text for these choices: to be staged. */
 GString *history_choices(gboolean syntax_stub, gboolean pp_edges);
-/* The log with only the latest line per (edge, step): to be staged. */
+/* The log with only the latest line per (edge, step): to be staged
+ * (history_read keeps the same in History.compact). */
 GString *history_compact(const char *builddir);
 
 #endif

@@ -119,7 +119,7 @@ static double measured_pre(const History *h, const Edge *e, const EdgeStat *st)
 static void set_costs(Graph *g, const History *h, const Config *c, const GraphInfo *info,
 		      int threads, gboolean pp, Plan *p)
 {
-	if (h && !g_hash_table_size(h->edges))
+	if (h && !h->edges)
 		h = NULL; /* nothing measured: no lookups */
 	GArray *kcpu[BUCKETS], *krss[BUCKETS], *pres = g_array_new(FALSE, FALSE, sizeof(double));
 	for (int k = 0; k < BUCKETS; k++) {
@@ -130,7 +130,9 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 	const EdgeStat **stats = g_new0(const EdgeStat *, MAX(g->edges->len, 1));
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
-		const EdgeStat *st = stats[i] = EDGE_LEN(e->outs) ? history_get(h, EDGE_AT(e->outs, 0)) : NULL;
+		const char *out = EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : NULL;
+		const EdgeStat *st = stats[i] = out ? history_get_hashed(h, out, graph_str(out)->len, graph_str(out)->hash)
+						    : NULL;
 		if (st) {
 			double own = e->kind == EK_DEV ? st->cpu - st->cpu_pre : st->cpu;
 			g_array_append_val(kcpu[bucket(e)], own);
@@ -864,10 +866,6 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		p->memory = plan_parse_size(pr->memory);
 		p->memory_from = "profile memory";
 	}
-	p->mem_from = h && h->lines ? "measured in the last build" : "defaults (nothing measured yet)";
-	if (g_strcmp0(pr->job_memory, "auto") != 0)
-		p->mem_from = "profile job_memory";
-
 	EdgeOptions ch = { 0 };
 	if (g_strcmp0(pr->threads, "auto") != 0)
 		ch.threads = atoi(pr->threads);
@@ -877,6 +875,10 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	if (!g)
 		return NULL;
 	cg_timing("graph");
+	/* (h is read from here on: setup loads it while the graph is built) */
+	p->mem_from = h && h->lines ? "measured in the last build" : "defaults (nothing measured yet)";
+	if (g_strcmp0(pr->job_memory, "auto") != 0)
+		p->mem_from = "profile job_memory";
 	int archs = MAX((int)info->device_archs, 1);
 	int ntu = (int)info->cuda_tus;
 

@@ -28,6 +28,7 @@ typedef struct {
 	Machine m;
 	Plan plan;
 	History *history;
+	GThread *history_loading; /* reading history, until build_graph joins it */
 	char *builddir;
 	EdgeOptions eo;
 	gboolean gated;        /* build.ninja is a gate over .cugen/full.ninja */

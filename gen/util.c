@@ -511,6 +511,21 @@ static gboolean make_dirs(const char *dir, GPtrArray *created, GError **err)
 	return TRUE;
 }
 
+guint32 cg_hash32(const char *s, gsize n)
+{
+	guint64 h = 0x9E3779B97F4A7C15u ^ n;
+	for (; n >= 8; s += 8, n -= 8) {
+		guint64 w;
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+		h ^= h >> 29;
+	}
+	guint64 w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
+	return (guint32)(h ^ (h >> 32));
+}
+
 /* Whether path holds exactly these bytes: the size first, then the
  * bytes, mapped (the full graph is some 20 MB at 10,000 TUs). */
 static gboolean same_content(const char *path, const GString *s)

@@ -51,6 +51,10 @@ void cg_json_string(GString *o, const char *s);
 /* The same without the quotes. */
 void cg_json_chars(GString *o, const char *s);
 
+/* A fast hash of n bytes (8 at a time, multiply and fold): the graph's
+ * interned strings and the edge log's lines. */
+guint32 cg_hash32(const char *s, gsize n);
+
 /* Append n bytes of s (or the string s): a memcpy when o has room, else
  * g_string_append_len. GLib 2.74's appends check and re-measure on every
  * call, which was a fifth of setup's instructions at 10,000 TUs. */

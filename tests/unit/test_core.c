@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "depfile.h"
+#include "history.h"
 #include "pipeline.h"
 #include "util.h"
 
@@ -339,6 +340,50 @@ static void test_pipeline(void)
 	g_free(twice);
 }
 
+/* edges.log: the latest line per (edge, step) counts; lines without five
+ * fields are dropped; numbers read as strtod reads them */
+static void test_history(void)
+{
+	char *dir = g_build_filename(tmpdir, "hist", ".cugen", NULL);
+	g_mkdir_with_parents(dir, 0777);
+	char *log = g_build_filename(dir, "edges.log", NULL);
+	const char *text = "a.o\tgcc\t100\t1.500\t2\n"
+			   "a.o\tcicc\t300\t2.000\t2\n"
+			   "garbage\n"
+			   "b.o\tgcc\t50\t0.125\t1\tsixth\n"
+			   "a.o\tgcc\t200\t0.300\t1\n"
+			   "c.o\tnvlink\t7\t1e1\t1\n"
+			   "\n"
+			   "d.o\tptxas\t9\t123456789.123\t1";
+	g_assert_true(g_file_set_contents(log, text, -1, NULL));
+	char *b = g_build_filename(tmpdir, "hist", NULL);
+	History *h = history_load(b);
+	g_assert_cmpuint(h->edges, ==, 3);
+	const EdgeStat *a = history_get(h, "a.o");
+	g_assert_nonnull(a);
+	g_assert_cmpfloat(a->cpu, ==, 0.3 + 2.0);
+	g_assert_cmpfloat(a->cpu_pre, ==, 0.3);
+	g_assert_cmpfloat(a->rss, ==, 300 * 1024.0);
+	g_assert_null(history_get(h, "b.o"));
+	g_assert_cmpfloat(history_get(h, "c.o")->cpu, ==, 10);
+	g_assert_cmpfloat(history_get(h, "d.o")->cpu, ==, g_ascii_strtod("123456789.123", NULL));
+	g_assert_cmpfloat(history_get(h, "d.o")->cpu_pre, ==, 0);
+	g_assert_cmpstr(h->compact->str, ==, "a.o\tgcc\t200\t0.300\t1\n"
+					     "a.o\tcicc\t300\t2.000\t2\n"
+					     "c.o\tnvlink\t7\t1e1\t1\n"
+					     "d.o\tptxas\t9\t123456789.123\t1\n");
+	GString *c = history_compact(b);
+	g_assert_cmpstr(c->str, ==, h->compact->str);
+	g_string_free(c, TRUE);
+	history_free(h);
+	g_unlink(log);
+	g_rmdir(dir);
+	g_rmdir(b);
+	g_free(b);
+	g_free(log);
+	g_free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -354,6 +399,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/config/errors", test_config_errors);
 	g_test_add_func("/config/long_line", test_config_long_line);
 	g_test_add_func("/pipeline/parse", test_pipeline);
+	g_test_add_func("/history/read", test_history);
 	int rc = g_test_run();
 	const char *files[] = { "cugen.ini", "k.cu", "m.cpp", "n.cpp", NULL };
 	for (int i = 0; files[i]; i++) {
