@@ -12,6 +12,8 @@
 
 #include <glib.h>
 
+#include "util.h"
+
 typedef enum {
 	EK_FE,        /* host preprocess + cudafe++ (module id, .cudafe1.cpp) */
 	EK_DEV,       /* per TU per arch: preprocess + cicc (+ ptxas) */
@@ -103,8 +105,7 @@ struct Graph {
 	GPtrArray *pools;     /* Pool* */
 	GPtrArray *defaults;  /* char*: default targets */
 	GPtrArray *compdb;    /* CompdbEntry* */
-	struct InternSlot *slots; /* interned strings (in the arena), by hash */
-	guint slot_mask, interned;
+	CgTable strings;      /* interned strings (in the arena), by hash */
 	GPtrArray *topo;      /* planner: edges, users before producers (plan.c) */
 	Edge **succ_store;    /* planner: every edge's succ, end to end */
 	GSList *blocks;       /* the arena: edges, path lists, interned strings */

@@ -19,7 +19,19 @@ typedef struct {
 static gboolean same_key(const Line *a, const Line *b)
 {
 	gsize n = a->tab[1] - a->line;
-	return a->hash == b->hash && (gsize)(b->tab[1] - b->line) == n && memcmp(a->line, b->line, n) == 0;
+	return (gsize)(b->tab[1] - b->line) == n && memcmp(a->line, b->line, n) == 0;
+}
+
+/* cg_table_slot's comparison: a value is 1 + an index into lines */
+typedef struct {
+	GArray *lines;
+	const Line *x;
+} LineKey;
+
+static gboolean same_line(gconstpointer value, gconstpointer key)
+{
+	const LineKey *k = key;
+	return same_key(&g_array_index(k->lines, Line, GPOINTER_TO_UINT(value) - 1), k->x);
 }
 
 /* The latest line per "tag\tstep" (of 5 fields), in first-seen order:
@@ -27,8 +39,8 @@ static gboolean same_key(const Line *a, const Line *b)
 static GArray *latest_lines(char *data)
 {
 	GArray *lines = g_array_new(FALSE, FALSE, sizeof(Line));
-	guint mask = 1023;
-	guint *slot = g_new0(guint, mask + 1); /* 1 + an index into lines; 0 free */
+	CgTable index;
+	cg_table_init(&index);
 	for (char *l = data; l && *l;) {
 		char *end = strchrnul(l, '\n');
 		char *next = *end ? end + 1 : NULL;
@@ -42,31 +54,16 @@ static GArray *latest_lines(char *data)
 		if (tabs != 4)
 			continue;
 		x.hash = cg_hash32(x.line, x.tab[1] - x.line);
-		guint k = x.hash & mask;
-		for (; slot[k]; k = (k + 1) & mask)
-			if (same_key(&g_array_index(lines, Line, slot[k] - 1), &x))
-				break;
-		if (slot[k]) {
-			g_array_index(lines, Line, slot[k] - 1) = x;
+		LineKey key = { lines, &x };
+		CgSlot *slot = cg_table_slot(&index, x.hash, same_line, &key);
+		if (slot->value) {
+			g_array_index(lines, Line, GPOINTER_TO_UINT(slot->value) - 1) = x;
 			continue;
 		}
 		g_array_append_val(lines, x);
-		slot[k] = lines->len;
-		if (lines->len * 2 > mask + 1) { /* at most half full */
-			guint *old = slot, old_mask = mask;
-			mask = mask * 2 + 1;
-			slot = g_new0(guint, mask + 1);
-			for (guint i = 0; i <= old_mask; i++)
-				if (old[i]) {
-					guint j = g_array_index(lines, Line, old[i] - 1).hash & mask;
-					while (slot[j])
-						j = (j + 1) & mask;
-					slot[j] = old[i];
-				}
-			g_free(old);
-		}
+		cg_table_fill(&index, slot, x.hash, GUINT_TO_POINTER(lines->len));
 	}
-	g_free(slot);
+	cg_table_clear(&index);
 	return lines;
 }
 
@@ -123,52 +120,45 @@ History *history_load(const char *builddir)
 	return h;
 }
 
-/* h's table of edges: open-addressed by cg_hash32 of the tag */
-struct HistorySlot {
-	guint32 hash;
+/* h's edges: a CgTable by cg_hash32 of the tag, whose values are
+ * 1 + an index into h->stats */
+typedef struct {
 	const char *tag;       /* in h->data (its first tab made a NUL) */
 	EdgeStat st;
-};
+} Measured;
 
-static struct HistorySlot *slot_of(const History *h, const char *tag, gsize n, guint32 hash)
+typedef struct {
+	const History *h;
+	const char *tag;
+	gsize n;
+} TagKey;
+
+static gboolean same_tag(gconstpointer value, gconstpointer key)
 {
-	guint k = hash & h->mask;
-	for (; h->slots[k].tag; k = (k + 1) & h->mask)
-		if (h->slots[k].hash == hash && strncmp(h->slots[k].tag, tag, n) == 0 && !h->slots[k].tag[n])
-			break;
-	return &h->slots[k];
+	const TagKey *k = key;
+	const char *tag = g_array_index(k->h->stats, Measured, GPOINTER_TO_UINT(value) - 1).tag;
+	return strncmp(tag, k->tag, k->n) == 0 && !tag[k->n];
 }
 
 static EdgeStat *add_edge(History *h, const char *tag, gsize n)
 {
 	guint32 hash = cg_hash32(tag, n);
-	struct HistorySlot *s = slot_of(h, tag, n, hash);
-	if (s->tag)
-		return &s->st;
-	s->hash = hash;
-	s->tag = tag;
-	if (++h->edges * 2 > h->mask + 1) { /* at most half full */
-		struct HistorySlot *old = h->slots;
-		guint old_mask = h->mask;
-		h->mask = h->mask * 2 + 1;
-		h->slots = g_new0(struct HistorySlot, h->mask + 1);
-		for (guint i = 0; i <= old_mask; i++)
-			if (old[i].tag) {
-				guint k = old[i].hash & h->mask;
-				while (h->slots[k].tag)
-					k = (k + 1) & h->mask;
-				h->slots[k] = old[i];
-			}
-		g_free(old);
-		s = slot_of(h, tag, n, hash);
+	TagKey key = { h, tag, n };
+	CgSlot *s = cg_table_slot(&h->table, hash, same_tag, &key);
+	if (!s->value) {
+		Measured m = { tag, { 0 } };
+		g_array_append_val(h->stats, m);
+		cg_table_fill(&h->table, s, hash, GUINT_TO_POINTER(h->stats->len));
+		h->edges++;
+		return &g_array_index(h->stats, Measured, h->stats->len - 1).st;
 	}
-	return &s->st;
+	return &g_array_index(h->stats, Measured, GPOINTER_TO_UINT(s->value) - 1).st;
 }
 
 void history_read(History *h, const char *builddir)
 {
-	h->mask = 1023;
-	h->slots = g_new0(struct HistorySlot, h->mask + 1);
+	cg_table_init(&h->table);
+	h->stats = g_array_new(FALSE, FALSE, sizeof(Measured));
 	h->data = log_data(builddir);
 	GArray *lines = latest_lines(h->data);
 	h->compact = compact_text(lines);
@@ -217,7 +207,9 @@ void history_free(History *h)
 {
 	if (!h)
 		return;
-	g_free(h->slots);
+	cg_table_clear(&h->table);
+	if (h->stats)
+		g_array_free(h->stats, TRUE);
 	if (h->compact)
 		g_string_free(h->compact, TRUE);
 	g_free(h->data);
@@ -234,8 +226,9 @@ const EdgeStat *history_get_hashed(const History *h, const char *output, gsize l
 {
 	if (!h || !h->edges)
 		return NULL;
-	const struct HistorySlot *s = slot_of(h, output, len, hash);
-	return s->tag ? &s->st : NULL;
+	TagKey key = { h, output, len };
+	const CgSlot *s = cg_table_slot(&h->table, hash, same_tag, &key);
+	return s->value ? &g_array_index(h->stats, Measured, GPOINTER_TO_UINT(s->value) - 1).st : NULL;
 }
 
 GString *history_compact(const char *builddir)

@@ -8,6 +8,8 @@
 
 #include <glib.h>
 
+#include "util.h"
+
 typedef struct {
 	double cpu;        /* seconds, summed over the edge's steps */
 	double rss;        /* bytes, the largest step */
@@ -16,8 +18,8 @@ typedef struct {
 } EdgeStat;
 
 typedef struct {
-	struct HistorySlot *slots; /* first output -> EdgeStat (history.c) */
-	guint mask;
+	CgTable table;     /* first output -> EdgeStat (history.c) */
+	GArray *stats;
 	guint edges;       /* edges measured */
 	guint lines;       /* lines read */
 	char *data;        /* the log as read */

@@ -526,6 +526,49 @@ guint32 cg_hash32(const char *s, gsize n)
 	return (guint32)(h ^ (h >> 32));
 }
 
+void cg_table_init(CgTable *t)
+{
+	t->mask = 1023;
+	t->used = 0;
+	t->slots = g_new0(CgSlot, t->mask + 1);
+}
+
+void cg_table_clear(CgTable *t)
+{
+	g_clear_pointer(&t->slots, g_free);
+	t->mask = t->used = 0;
+}
+
+CgSlot *cg_table_slot(const CgTable *t, guint32 hash, gboolean (*same)(gconstpointer value, gconstpointer key),
+		      gconstpointer key)
+{
+	guint k = hash & t->mask;
+	for (; t->slots[k].value; k = (k + 1) & t->mask)
+		if (t->slots[k].hash == hash && same(t->slots[k].value, key))
+			break;
+	return &t->slots[k];
+}
+
+void cg_table_fill(CgTable *t, CgSlot *s, guint32 hash, gpointer value)
+{
+	s->hash = hash;
+	s->value = value;
+	if (++t->used * 2 <= t->mask + 1)
+		return;
+	CgSlot *old = t->slots;
+	guint old_mask = t->mask;
+	t->mask = t->mask * 2 + 1;
+	t->slots = g_new0(CgSlot, t->mask + 1);
+	for (guint i = 0; i <= old_mask; i++)
+		if (old[i].value) {
+			guint k = old[i].hash & t->mask;
+			while (t->slots[k].value)
+				k = (k + 1) & t->mask;
+			t->slots[k] = old[i];
+		}
+	g_free(old);
+}
+
 /* Whether path holds exactly these bytes: the size first, then the
  * bytes, mapped (the full graph is some 20 MB at 10,000 TUs). */
 static gboolean same_content(const char *path, const GString *s)

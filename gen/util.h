@@ -55,6 +55,29 @@ void cg_json_chars(GString *o, const char *s);
  * interned strings and the edge log's lines. */
 guint32 cg_hash32(const char *s, gsize n);
 
+/* An open-addressed table of (hash, value) pairs, probed linearly and at
+ * most half full; a value is compared (same) only when the hashes match.
+ * For the graph's 300,000 interned strings and the edge log's lines,
+ * where GHashTable's hashing and probing cost a fifth of setup. */
+typedef struct {
+	guint32 hash;
+	gpointer value;        /* NULL: free */
+} CgSlot;
+
+typedef struct {
+	CgSlot *slots;
+	guint mask, used;
+} CgTable;
+
+void cg_table_init(CgTable *t);
+void cg_table_clear(CgTable *t);
+/* The slot of the value with this hash that same(value, key) accepts,
+ * else the free slot where it would go. */
+CgSlot *cg_table_slot(const CgTable *t, guint32 hash, gboolean (*same)(gconstpointer value, gconstpointer key),
+		      gconstpointer key);
+/* Fill the free slot s (from cg_table_slot); slots move when it grows. */
+void cg_table_fill(CgTable *t, CgSlot *s, guint32 hash, gpointer value);
+
 /* Append n bytes of s (or the string s): a memcpy when o has room, else
  * g_string_append_len. GLib 2.74's appends check and re-measure on every
  * call, which was a fifth of setup's instructions at 10,000 TUs. */
