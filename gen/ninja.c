@@ -58,6 +58,68 @@ static void put_value(GString *o, const char *v)
 	}
 }
 
+/* The build statements of edges [from, to). */
+static gboolean put_edges(GString *o, const Graph *g, guint from, guint to, gboolean skip_regen, GError **err)
+{
+	for (guint i = from; i < to; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		if (skip_regen && e->kind == EK_REGEN)
+			continue;
+		cg_put(o, "build", 5);
+		if (!put_paths(o, e->outs, err))
+			return FALSE;
+		if (EDGE_LEN(e->implicit_outs)) {
+			cg_put(o, " |", 2);
+			if (!put_paths(o, e->implicit_outs, err))
+				return FALSE;
+		}
+		cg_put(o, ": ", 2);
+		cg_puts(o, e->rule ? e->rule->name : "phony");
+		if (!put_paths(o, e->ins, err))
+			return FALSE;
+		if (EDGE_LEN(e->implicit_ins)) {
+			cg_put(o, " |", 2);
+			if (!put_paths(o, e->implicit_ins, err))
+				return FALSE;
+		}
+		if (EDGE_LEN(e->order_ins)) {
+			cg_put(o, " ||", 3);
+			if (!put_paths(o, e->order_ins, err))
+				return FALSE;
+		}
+		cg_put(o, "\n", 1);
+		for (guint k = 0; k + 1 < EDGE_LEN(e->vars); k += 2) {
+			const char *name = g_ptr_array_index(e->vars, k), *v = g_ptr_array_index(e->vars, k + 1);
+			cg_put(o, "  ", 2);
+			cg_put(o, name, graph_str(name)->len);
+			cg_put(o, " = ", 3);
+			if (graph_str(v)->plain)
+				cg_put(o, v, graph_str(v)->len);
+			else
+				put_value(o, v);
+			cg_put(o, "\n", 1);
+		}
+	}
+	return TRUE;
+}
+
+/* The second half of a large graph's statements, on a thread of its own */
+typedef struct {
+	const Graph *g;
+	guint from, to;
+	gboolean skip_regen;
+	GString *text;
+	GError *err;
+	gboolean ok;
+} EdgesPart;
+
+static gpointer edges_part(gpointer data)
+{
+	EdgesPart *p = data;
+	p->ok = put_edges(p->text, p->g, p->from, p->to, p->skip_regen, &p->err);
+	return NULL;
+}
+
 GString *ninja_write(const Graph *g, const char *header, const char *inner, GError **err)
 {
 	/* about 220 bytes an edge at scale: one allocation, no regrowth */
@@ -92,45 +154,28 @@ GString *ninja_write(const Graph *g, const char *header, const char *inner, GErr
 			g_string_append(o, "  restat = 1\n");
 	}
 	g_string_append_c(o, '\n');
-	for (guint i = 0; i < g->edges->len; i++) {
-		Edge *e = g_ptr_array_index(g->edges, i);
-		if (inner && e->kind == EK_REGEN)
-			continue;
-		cg_put(o, "build", 5);
-		if (!put_paths(o, e->outs, err))
-			goto fail;
-		if (EDGE_LEN(e->implicit_outs)) {
-			cg_put(o, " |", 2);
-			if (!put_paths(o, e->implicit_outs, err))
-				goto fail;
-		}
-		cg_put(o, ": ", 2);
-		cg_puts(o, e->rule ? e->rule->name : "phony");
-		if (!put_paths(o, e->ins, err))
-			goto fail;
-		if (EDGE_LEN(e->implicit_ins)) {
-			cg_put(o, " |", 2);
-			if (!put_paths(o, e->implicit_ins, err))
-				goto fail;
-		}
-		if (EDGE_LEN(e->order_ins)) {
-			cg_put(o, " ||", 3);
-			if (!put_paths(o, e->order_ins, err))
-				goto fail;
-		}
-		cg_put(o, "\n", 1);
-		for (guint k = 0; k + 1 < EDGE_LEN(e->vars); k += 2) {
-			const char *name = g_ptr_array_index(e->vars, k), *v = g_ptr_array_index(e->vars, k + 1);
-			cg_put(o, "  ", 2);
-			cg_put(o, name, graph_str(name)->len);
-			cg_put(o, " = ", 3);
-			if (graph_str(v)->plain)
-				cg_put(o, v, graph_str(v)->len);
-			else
-				put_value(o, v);
-			cg_put(o, "\n", 1);
-		}
+	/* from 20,000 edges the second half is written on a thread */
+	guint n = g->edges->len, half = n >= 20000 ? n / 2 : n;
+	EdgesPart part = { g, half, n, inner != NULL, NULL, NULL, TRUE };
+	GThread *t = NULL;
+	if (half < n) {
+		part.text = g_string_sized_new(256 * (gsize)(n - half));
+		t = g_thread_new("cugen-edges", edges_part, &part);
 	}
+	gboolean ok = put_edges(o, g, 0, half, inner != NULL, err);
+	if (t) {
+		g_thread_join(t);
+		if (ok && !part.ok)
+			g_propagate_error(err, part.err);
+		else
+			g_clear_error(&part.err);
+		ok = ok && part.ok;
+		if (ok)
+			cg_put(o, part.text->str, part.text->len);
+		g_string_free(part.text, TRUE);
+	}
+	if (!ok)
+		goto fail;
 	if (g->defaults->len) {
 		g_string_append(o, "\ndefault");
 		for (guint i = 0; i < g->defaults->len; i++)
