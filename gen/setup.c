@@ -4,7 +4,10 @@
  * probe the toolkit and machine, build the graph, plan it, emit it) and
  * writing BUILDDIR/build.ninja, compile_commands.json, the probe cache,
  * the shard spec and the setup arguments all-or-nothing: on any error
- * nothing in BUILDDIR changes.
+ * nothing in BUILDDIR changes. At scale the independent parts run on
+ * threads: the last build's measurements while the graph is built, the
+ * gate, the shard spec and compile_commands.json while the build file is
+ * written; each reads the graph, none changes it.
  */
 #include <stdio.h>
 #include <string.h>

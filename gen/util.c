@@ -1,4 +1,4 @@
-/* util.c -- errors, quoting, paths and staged (atomic) output; see util.h. */
+/* util.c -- errors, quoting, paths, staged (atomic) output, hashing; see util.h. */
 #include "util.h"
 
 #include <errno.h>

@@ -2,8 +2,9 @@
  *
  * Owns: the error domain and the one-line error format of SPEC.md §1
  * ("FILE:LINE: error: MESSAGE" / "error: MESSAGE"), shell and ninja
- * quoting, "did you mean" suggestions, path helpers and the staging of
- * output files so that a failed run leaves the build directory untouched.
+ * quoting, "did you mean" suggestions, path helpers, the staging of
+ * output files so that a failed run leaves the build directory untouched,
+ * and the fast appends, hash and hash table that setup at scale needs.
  */
 #ifndef CUGEN_UTIL_H
 #define CUGEN_UTIL_H
