@@ -106,13 +106,13 @@ static gboolean check_inputs(Shard *s, const char *image, const Edge *e, GHashTa
 	return ok;
 }
 
-/* Replace a device edge by the import of its shard's files. */
 static gint by_image(gconstpointer a, gconstpointer b)
 {
 	const Edge *x = *(Edge *const *)a, *y = *(Edge *const *)b;
 	return strcmp(EDGE_AT(x->outs, 0), EDGE_AT(y->outs, 0));
 }
 
+/* Replace a device edge by the import of its shard's files. */
 static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, Rule *import, GError **err)
 {
 	gsize nf = 0, nh = 0;

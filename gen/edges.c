@@ -44,7 +44,7 @@ typedef struct {
 	char *output;          /* library or executable, NULL for object targets */
 	char *stub_arch;       /* id of the arch whose dev edge writes the stub */
 	Dlink *dlink;          /* device link of an executable or shared library */
-	GHashTable *rules;     /* "fe", "dev:80", ... -> Rule*: rendered once */
+	GHashTable *rules;     /* "fe", "fatbin", "host", "syntax" -> Rule*: rendered once */
 	char *compdb_prefix;   /* nvcc command for compile_commands.json, less the file */
 	struct TArch *archs;   /* per built arch (cuda_tu_arch), made on the first TU */
 	guint narchs;
@@ -55,7 +55,7 @@ typedef struct TArch {
 	char *id;              /* "80" (arch_id) */
 	const char *name;      /* "sm_80" or "compute_80" (interned) */
 	PipeArch *pa;
-	Rule *dev, *pp, *stub; /* rendered on first use */
+	Rule *dev, *pp, *stub; /* rendered on the first TU that needs them */
 	GPtrArray *outs;       /* x->arch_outs' list for name */
 } TArch;
 
@@ -282,15 +282,15 @@ static char *obj_prefix(Ctx *x, Target *t, Source *s)
 	return name;
 }
 
-static void add_arch_out(Ctx *x, const char *arch, const char *path)
+/* The list of arch's device outputs (x->arch_outs), made on first use. */
+static GPtrArray *arch_outs(Ctx *x, const char *arch)
 {
 	GPtrArray *v = g_hash_table_lookup(x->arch_outs, arch);
 	if (!v) {
 		v = g_ptr_array_new();
 		g_hash_table_insert(x->arch_outs, g_strdup(arch), v);
 	}
-	if (path)
-		g_ptr_array_add(v, (gpointer)graph_intern(x->g, path));
+	return v;
 }
 
 /* ---- nvcc flag sets ---- */
@@ -985,29 +985,6 @@ static Rule *cu_fatbin_rule(Ctx *x, TState *s) { return CACHED(s, "fatbin", make
 static Rule *cu_host_rule(Ctx *x, TState *s) { return CACHED(s, "host", make_cu_host_rule(x, s)); }
 static Rule *cu_syntax_stub_rule(Ctx *x, TState *s) { return CACHED(s, "syntax", make_cu_syntax_stub_rule(x, s)); }
 
-static Rule *cu_dev_rule_cached(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
-{
-	char *key = g_strconcat("dev:", pa->id, NULL);
-	Rule *r = CACHED(s, key, cu_dev_rule(x, s, pa, a));
-	g_free(key);
-	return r;
-}
-
-static Rule *cu_pp_rule_cached(Ctx *x, TState *s, PipeArch *pa)
-{
-	char *key = g_strconcat("pp:", pa->id, NULL);
-	Rule *r = CACHED(s, key, cu_pp_rule(x, pa));
-	g_free(key);
-	return r;
-}
-
-static Rule *cu_stub_rule_cached(Ctx *x, TState *s, const char *id)
-{
-	char *key = g_strconcat("stub:", id, NULL);
-	Rule *r = CACHED(s, key, cu_stub_rule(x, id));
-	g_free(key);
-	return r;
-}
 
 static TArch *tu_archs(Ctx *x, TState *s)
 {
@@ -1022,8 +999,7 @@ static TArch *tu_archs(Ctx *x, TState *s)
 			ta->name = graph_intern(x->g, an);
 			g_free(an);
 			ta->pa = pipeline_arch(s->pipe, ta->id);
-			add_arch_out(x, ta->name, NULL);
-			ta->outs = g_hash_table_lookup(x->arch_outs, ta->name);
+			ta->outs = arch_outs(x, ta->name);
 		}
 	}
 	return s->archs;
@@ -1084,7 +1060,7 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		const char *id = ta->id;
 		PipeArch *pa = ta->pa;
 		if (!ta->dev)
-			ta->dev = cu_dev_rule_cached(x, s, pa, a);
+			ta->dev = cu_dev_rule(x, s, pa, a);
 		Edge *d = graph_edge(g, EK_DEV, ta->dev);
 		d->target = s->t->name;
 		d->source = src->rel;
@@ -1107,7 +1083,7 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		 * follows the chosen arch's edge and copies its stub. */
 		if (strcmp(id, s->stub_arch) == 0 && !x->opt->syntax_stub) {
 			if (!ta->stub)
-				ta->stub = cu_stub_rule_cached(x, s, id);
+				ta->stub = cu_stub_rule(x, id);
 			Edge *se = graph_edge(g, EK_STUB, ta->stub);
 			se->target = s->t->name;
 			se->source = src->rel;
@@ -1118,7 +1094,7 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		edge_in_interned(d, iin);
 		if (x->opt->pp_edges && !x->cache) {
 			if (!ta->pp)
-				ta->pp = cu_pp_rule_cached(x, s, pa);
+				ta->pp = cu_pp_rule(x, pa);
 			Edge *pe = graph_edge(g, EK_DEVPP, ta->pp);
 			pe->target = s->t->name;
 			pe->source = src->rel;

@@ -84,24 +84,17 @@ static void plain_init(void)
 	}
 }
 
-/* An interned string is its GraphStr and its characters. edges.c hands
- * the same string to a TU's ten or so edges (its directory, its source):
- * a small cache by the caller's pointer answers those without hashing,
- * its strcmp guarding against a pointer reused for other text. */
+/* An interned string is its GraphStr and its characters. (edges.c hands
+ * the same string to a TU's ten or so edges: it interns it once and uses
+ * the edge_*_interned calls.) */
 const char *graph_intern(Graph *g, const char *s)
 {
-	guint r = (guint)(((guintptr)s >> 3) % G_N_ELEMENTS(g->recent));
-	if (g->recent[r].from == s && strcmp(g->recent[r].to, s) == 0)
-		return g->recent[r].to;
-	Text t = { s, strlen(s) };
-	gsize n = t.n;
+	gsize n = strlen(s);
+	Text t = { s, n };
 	guint32 hash = cg_hash32(s, n);
 	CgSlot *slot = cg_table_slot(&g->strings, hash, same_text, &t);
-	if (slot->value) {
-		g->recent[r].from = s;
-		g->recent[r].to = slot->value;
+	if (slot->value)
 		return slot->value;
-	}
 	GraphStr *h = arena_alloc(g, sizeof(GraphStr) + n + 1);
 	h->len = (guint32)n;
 	h->hash = hash;
@@ -111,8 +104,6 @@ const char *graph_intern(Graph *g, const char *s)
 	h->plain = plain;
 	const char *v = memcpy(h + 1, s, n + 1);
 	cg_table_fill(&g->strings, slot, hash, (gpointer)v);
-	g->recent[r].from = s;
-	g->recent[r].to = v;
 	return v;
 }
 
@@ -259,8 +250,7 @@ void edge_order_in(Edge *e, const char *path) { add(e, &e->order_ins, path); }
 
 void edge_var(Edge *e, const char *name, const char *value)
 {
-	add(e, &e->vars, name);
-	add(e, &e->vars, value);
+	edge_var_interned(e, graph_intern(e->graph, name), graph_intern(e->graph, value));
 }
 
 void edge_out_interned(Edge *e, const char *s) { append(e, &e->outs, s); }

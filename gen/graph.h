@@ -111,7 +111,6 @@ struct Graph {
 	GSList *blocks;       /* the arena: edges, path lists, interned strings */
 	char *arena;          /* free space in the current block */
 	gsize arena_left;
-	struct { const char *from, *to; } recent[61]; /* graph_intern's cache */
 };
 
 /* The one copy of s that the graph keeps (pointer-comparable). */

@@ -23,7 +23,8 @@ typedef struct {
 	guint edges;       /* edges measured */
 	guint lines;       /* lines read */
 	char *data;        /* the log as read */
-	GString *compact;  /* the log with only the latest line per (edge, step) */
+	GString *compact;  /* the log with only the latest line per (edge, step):
+			    * setup stages it (and takes it) */
 	/* the planner's last choices (BUILDDIR/.cugen/plan.ini): 1 or 0, -1
 	 * unknown; a re-setup keeps them unless another is much better, so
 	 * that new measurements do not change commands and rebuild */

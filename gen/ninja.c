@@ -58,6 +58,15 @@ static void put_value(GString *o, const char *v)
 	}
 }
 
+/* A group of a build line: " SEP path..." when there are paths. */
+static gboolean put_group(GString *o, const char *sep, PathList *paths, GError **err)
+{
+	if (!EDGE_LEN(paths))
+		return TRUE;
+	cg_puts(o, sep);
+	return put_paths(o, paths, err);
+}
+
 /* The build statements of edges [from, to). */
 static gboolean put_edges(GString *o, const Graph *g, guint from, guint to, gboolean skip_regen, GError **err)
 {
@@ -66,27 +75,13 @@ static gboolean put_edges(GString *o, const Graph *g, guint from, guint to, gboo
 		if (skip_regen && e->kind == EK_REGEN)
 			continue;
 		cg_put(o, "build", 5);
-		if (!put_paths(o, e->outs, err))
+		if (!put_paths(o, e->outs, err) || !put_group(o, " |", e->implicit_outs, err))
 			return FALSE;
-		if (EDGE_LEN(e->implicit_outs)) {
-			cg_put(o, " |", 2);
-			if (!put_paths(o, e->implicit_outs, err))
-				return FALSE;
-		}
 		cg_put(o, ": ", 2);
 		cg_puts(o, e->rule ? e->rule->name : "phony");
-		if (!put_paths(o, e->ins, err))
+		if (!put_paths(o, e->ins, err) || !put_group(o, " |", e->implicit_ins, err) ||
+		    !put_group(o, " ||", e->order_ins, err))
 			return FALSE;
-		if (EDGE_LEN(e->implicit_ins)) {
-			cg_put(o, " |", 2);
-			if (!put_paths(o, e->implicit_ins, err))
-				return FALSE;
-		}
-		if (EDGE_LEN(e->order_ins)) {
-			cg_put(o, " ||", 3);
-			if (!put_paths(o, e->order_ins, err))
-				return FALSE;
-		}
 		cg_put(o, "\n", 1);
 		for (guint k = 0; k + 1 < EDGE_LEN(e->vars); k += 2) {
 			const char *name = g_ptr_array_index(e->vars, k), *v = g_ptr_array_index(e->vars, k + 1);

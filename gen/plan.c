@@ -91,9 +91,6 @@ static int bucket(const Edge *e)
 	return e->kind == EK_STUB && e->rule && !e->rule->restat ? EK_COUNT : (int)e->kind;
 }
 
-/* Each edge's expected cost and memory: its own measurement, else the
- * median of its kind's measurements (an added arch, a new TU), else the
- * default. job_memory (profile) fixes device edges' memory. */
 /* A device edge's preprocess, measured: in its own log lines, or in its
  * pp edge's (D/ID.ii) when the last build had pp edges; else -1. */
 static double measured_pre(const History *h, const Edge *e, const EdgeStat *st)
@@ -279,7 +276,6 @@ static void bottom_levels(Graph *g, double *cpl, double *work)
 typedef struct {
 	Edge *e;
 	double level;
-	guint index;
 	gboolean last;        /* phony and regen edges go after the others */
 } Ranked;
 
@@ -294,10 +290,10 @@ static guint64 level_key(double level)
 	return ~b;
 }
 
-/* Sorts v (in index order): build edges before phony and regen, the
- * longest chain first, else in index order. A radix sort of the levels, a
- * byte at a time and stable, then the last ones moved to the end. A comparison sort over 100,000 edges took a fifth of the
- * planner's time. */
+/* Sorts v: build edges before phony and regen, the longest chain first,
+ * else in v's order. A radix sort of the levels, a byte at a time and
+ * stable, then the last ones moved to the end: a comparison sort over
+ * 100,000 edges took a fifth of the planner's time. */
 static void sort_ranked(Ranked *v, guint n)
 {
 	Ranked *tmp = g_new(Ranked, MAX(n, 1)), *from = v, *to = tmp;
@@ -352,7 +348,7 @@ static void order_edges(Graph *g, int defer, GRand *noise)
 	for (guint i = 0; i < n; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
 		double level = noise ? e->level * g_rand_double_range(noise, 0.7, 1.3) : e->level;
-		r[i] = (Ranked){ e, (int)e->kind == defer ? level - 1e9 : level, i,
+		r[i] = (Ranked){ e, (int)e->kind == defer ? level - 1e9 : level,
 				 e->kind == EK_PHONY || e->kind == EK_REGEN };
 	}
 	sort_ranked(r, n);

@@ -297,8 +297,8 @@ static gpointer side_files(gpointer data)
 	SideFiles *f = data;
 	f->spec = shard_spec_part(f->gen->g, f->gen->tk, f->from, f->to, f->first);
 	if (!f->first) {
-		f->history = f->gen->history ? g_string_new_len(f->gen->history->compact->str, f->gen->history->compact->len)
-					     : history_compact(f->gen->builddir);
+		if (!f->history) /* (no history read: --no-history) */
+			f->history = history_compact(f->gen->builddir);
 		f->compdb = compdb_write(f->gen->g, f->gen->builddir);
 	}
 	return NULL;
@@ -348,8 +348,10 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	g_free(project_archs);
 	gen->gated = !make && gate_wanted(gen->c, real_edges(gen->g));
 	guint half = gen->g->edges->len / 2;
+	/* the compacted edge log comes with the history, when it was read */
+	GString *log = gen->history ? g_steal_pointer(&gen->history->compact) : NULL;
 	SideFiles side[2] = { { gen, 0, half, TRUE, NULL, NULL, NULL },
-			      { gen, half, gen->g->edges->len, FALSE, NULL, NULL, NULL } };
+			      { gen, half, gen->g->edges->len, FALSE, NULL, log, NULL } };
 	GThread *threads[2] = { g_thread_new("cugen-spec", side_files, &side[0]),
 				g_thread_new("cugen-files", side_files, &side[1]) };
 	GString *full = NULL, *text;

@@ -91,11 +91,6 @@ static void spec_key(GString *o, const char *key, const char *value)
 
 /* Written directly, not through GKeyFile: at 10,000 TUs x 7 archs that
  * took most of setup's time. One rule hash per rule, not per edge. */
-GString *shard_spec(Graph *g, Toolkit *tk)
-{
-	return shard_spec_part(g, tk, 0, g->edges->len, TRUE);
-}
-
 GString *shard_spec_part(const Graph *g, const Toolkit *tk, guint from, guint to, gboolean header)
 {
 	GString *o = g_string_sized_new(256 + (to - from) * 256u);

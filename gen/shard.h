@@ -15,9 +15,9 @@
 #define SHARD_DIR "shard"
 #define SHARD_SPEC ".cugen/shard.spec"
 
-/* The spec of the device images of g (to stage as BUILDDIR/.cugen/shard.spec). */
-GString *shard_spec(Graph *g, Toolkit *tk);
-/* The part of it from edges [from, to), with or without its header. */
+/* The spec of the device images of g (to stage as BUILDDIR/.cugen/shard.spec):
+ * the part of it from edges [from, to), with or without its header (setup
+ * writes it in parts, side by side). */
 GString *shard_spec_part(const Graph *g, const Toolkit *tk, guint from, guint to, gboolean header);
 /* The hash that stands for a device edge's rule (its command, with this
  * cugen's own path written as "cugen"). */
