@@ -1346,22 +1346,25 @@ static void profile_values_free(Profile *p)
  * mistake shows before the day it is chosen). */
 static gboolean read_profile_values(Section *p, Profile *pr, GError **err)
 {
-	struct { const char *key; char **dst; gboolean size; gboolean zero_ok; } keys[] = {
-		{ "jobs", &pr->jobs, FALSE, FALSE },
-		{ "memory", &pr->memory, TRUE, FALSE },
-		{ "job_memory", &pr->job_memory, TRUE, FALSE },
-		{ "threads", &pr->threads, FALSE, TRUE },
-		{ "split_compile", &pr->split_compile, FALSE, TRUE },
+	/* tail: split_compile's opt-in to the tail split (plan.h) */
+	struct { const char *key; char **dst; gboolean size; gboolean zero_ok; const char *word; } keys[] = {
+		{ "jobs", &pr->jobs, FALSE, FALSE, NULL },
+		{ "memory", &pr->memory, TRUE, FALSE, NULL },
+		{ "job_memory", &pr->job_memory, TRUE, FALSE, NULL },
+		{ "threads", &pr->threads, FALSE, TRUE, NULL },
+		{ "split_compile", &pr->split_compile, FALSE, TRUE, "tail" },
 	};
 	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++) {
 		Entry *e = find_entry(p, keys[i].key);
 		char *v = g_strstrip(g_strdup(e ? e->value : "auto"));
-		gboolean ok = keys[i].size ? valid_size(v) : valid_count(v, keys[i].zero_ok);
+		gboolean ok = keys[i].size ? valid_size(v)
+					   : valid_count(v, keys[i].zero_ok) || g_strcmp0(v, keys[i].word) == 0;
 		if (!ok) {
 			entry_error(err, e, "invalid %s '%s' (expected %s)", keys[i].key, v,
 				    keys[i].size ? "auto or a size such as 7G or 512M"
-						 : keys[i].zero_ok ? "auto or a number from 0 to 999999"
-								   : "auto or a number from 1 to 999999");
+				    : keys[i].word ? "auto, tail or a number from 0 to 999999"
+				    : keys[i].zero_ok ? "auto or a number from 0 to 999999"
+						      : "auto or a number from 1 to 999999");
 			g_free(v);
 			return FALSE;
 		}

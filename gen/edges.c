@@ -56,6 +56,7 @@ typedef struct TArch {
 	const char *name;      /* "sm_80" or "compute_80" (interned) */
 	PipeArch *pa;
 	Rule *dev, *pp, *stub; /* rendered on the first TU that needs them */
+	Rule *dev_split;       /* dev with the planner's tail split */
 	GPtrArray *outs;       /* x->arch_outs' list for name */
 } TArch;
 
@@ -631,21 +632,25 @@ static Rule *cu_pp_rule(Ctx *x, PipeArch *pa)
 	return r;
 }
 
-static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split);
+static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, int sc);
 
-/* The device edge's rule. With pp edges it starts at cicc, and its
- * canonical text (the shard manifest's rule hash) is still the whole
- * edge's, so shards agree whichever way each machine split it. */
-static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
+/* The device edge's rule. With pp edges it starts at cicc; with sc > 1
+ * (the planner's tail split) cicc and ptxas run with --split-compile sc.
+ * Its canonical text (the shard manifest's rule hash) is still the whole
+ * edge's without either, so shards agree whichever way each machine
+ * split it; the manifest records a split apart (split_compile). */
+static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a, int sc)
 {
 	gboolean split = x->opt->pp_edges && !x->cache;
-	char *cmd = dev_command(x, pa, a, split);
-	char *stem = g_strdup_printf("cuda_dev_%s", pa->id);
+	char *cmd = dev_command(x, pa, a, split, sc);
+	char *stem = sc > 1 ? g_strdup_printf("cuda_dev_%s_split%d", pa->id, sc) : g_strdup_printf("cuda_dev_%s", pa->id);
 	char *name = arch_image_name(a);
-	char *desc = g_strdup_printf("CUDA %s ${out}", name);
-	char *canon = split ? dev_command(x, pa, a, FALSE) : NULL;
+	char *desc = sc > 1 ? g_strdup_printf("CUDA %s ${out} (--split-compile %d)", name, sc)
+			    : g_strdup_printf("CUDA %s ${out}", name);
+	char *canon = split || sc > 1 ? dev_command(x, pa, a, FALSE, 0) : NULL;
 	Rule *r = graph_rule_canon(x->g, stem, cmd, canon, desc, split ? NULL : "${out}.d", split ? NULL : "gcc",
 				   "device");
+	r->split_compile = sc > 1 ? sc : 0;
 	g_free(canon);
 	g_free(desc);
 	g_free(name);
@@ -654,7 +659,7 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a)
 	return r;
 }
 
-static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split)
+static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, int sc)
 {
 	GString *c = g_string_new(NULL);
 	char *full = g_strdup_printf(P_O "/%s.full.d", pa->id);
@@ -666,12 +671,18 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split)
 			g_string_append_printf(c, "%s && ", depdiff);
 	}
 	GPtrArray *cicc = copy_argv(pa->cicc);
+	if (sc > 1) { /* as nvcc --split-compile passes it */
+		g_ptr_array_insert(cicc, 1, g_strdup("-split-compile"));
+		g_ptr_array_insert(cicc, 2, g_strdup_printf("%d", sc));
+	}
 	char *stub = g_strdup_printf(P_O "/%s.stub.c", pa->id);
 	subst(cicc, P_STUB, stub);
 	g_free(stub);
 	/* the declared outputs under temporary names (the PTX also where
 	 * ptxas reads it), renamed into place at the end */
 	GPtrArray *ptxas = pa->ptxas ? copy_argv(pa->ptxas) : NULL;
+	if (ptxas && sc > 1)
+		g_ptr_array_insert(ptxas, 1, g_strdup_printf("-split-compile=%d", sc));
 	GPtrArray *declared = g_ptr_array_new_with_free_func(g_free);
 	if (ptxas) {
 		char *cubin = g_strdup_printf(P_O "/sm_%s.cubin", pa->id);
@@ -1059,15 +1070,24 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		TArch *ta = &archs[i];
 		const char *id = ta->id;
 		PipeArch *pa = ta->pa;
-		if (!ta->dev)
-			ta->dev = cu_dev_rule(x, s, pa, a);
-		Edge *d = graph_edge(g, EK_DEV, ta->dev);
-		d->target = s->t->name;
-		d->source = src->rel;
-		d->arch = ta->name;
 		const char *out = pa->lto ? tu_path(x, buf, D, "compute_", id, ".ltoir")
 				  : a->sass ? tu_path(x, buf, D, "sm_", id, ".cubin")
 					    : tu_path(x, buf, D, "compute_", id, ".ptx");
+		Rule *dr;
+		if (x->opt->tail_split > 1 && x->opt->split_edges && !pa->lto && !x->cache &&
+		    g_hash_table_contains(x->opt->split_edges, out)) {
+			if (!ta->dev_split)
+				ta->dev_split = cu_dev_rule(x, s, pa, a, x->opt->tail_split);
+			dr = ta->dev_split;
+		} else {
+			if (!ta->dev)
+				ta->dev = cu_dev_rule(x, s, pa, a, 0);
+			dr = ta->dev;
+		}
+		Edge *d = graph_edge(g, EK_DEV, dr);
+		d->target = s->t->name;
+		d->source = src->rel;
+		d->arch = ta->name;
 		edge_out_interned(d, out);
 		edge_in_interned(fb, out);
 		g_ptr_array_add(ta->outs, (gpointer)out);

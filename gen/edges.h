@@ -24,6 +24,12 @@ typedef struct {
 	int threads;            /* split = tu: nvcc --threads (0: none) */
 	int split_compile;      /* nvcc --split-compile (0: none) */
 	gboolean pp_edges;      /* device preprocess as its own edge (not with the cache) */
+	/* the device edges (by first output) whose cicc and ptxas run with
+	 * --split-compile tail_split: the planner's choice for the edges that
+	 * run while cores would otherwise idle at the end (not with the cache,
+	 * nor for LTO images) */
+	GHashTable *split_edges;
+	int tail_split;
 } EdgeOptions;
 
 /* Facts about the graph for the summary line and `cugen plan`. */

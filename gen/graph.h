@@ -49,6 +49,7 @@ typedef struct {
 	char *canon;      /* the command the shard manifest hashes, when not this one */
 	gboolean generator;
 	gboolean restat;
+	int split_compile; /* a device rule's nvcc --split-compile (the planner's tail split), else 0 */
 } Rule;
 
 typedef struct {

@@ -177,7 +177,7 @@ void history_read(History *h, const char *builddir)
 		h->lines++;
 	}
 	g_array_free(lines, TRUE);
-	h->syntax_stub = h->pp_edges = -1;
+	h->syntax_stub = h->pp_edges = h->tail_split = -1;
 	char *path = g_build_filename(builddir, ".cugen", "plan.ini", NULL);
 	GKeyFile *k = g_key_file_new();
 	if (g_key_file_load_from_file(k, path, G_KEY_FILE_NONE, NULL)) {
@@ -190,16 +190,42 @@ void history_read(History *h, const char *builddir)
 				*vals[i] = v;
 			g_clear_error(&e);
 		}
+		GError *e = NULL;
+		int v = g_key_file_get_integer(k, "plan", "split_compile", &e);
+		if (!e && v >= 0) {
+			h->tail_split = v;
+			h->split_edges = g_key_file_get_string_list(k, "plan", "split_edges", NULL, NULL);
+		}
+		g_clear_error(&e);
 	}
 	g_key_file_free(k);
 	g_free(path);
 }
 
-GString *history_choices(gboolean syntax_stub, gboolean pp_edges)
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+GString *history_choices(gboolean syntax_stub, gboolean pp_edges, int tail_split, GHashTable *split_edges)
 {
 	GString *s = g_string_new("# cugen's planner: its choices that change commands (history.h)\n[plan]\n");
 	g_string_append_printf(s, "syntax_stub=%s\npp_edges=%s\n", syntax_stub ? "true" : "false",
 			       pp_edges ? "true" : "false");
+	if (tail_split >= 0) /* weighed: taken (N) or not (0) */
+		g_string_append_printf(s, "split_compile=%d\n", split_edges ? tail_split : 0);
+	if (split_edges && g_hash_table_size(split_edges)) {
+		guint n = 0;
+		const char **v = (const char **)g_hash_table_get_keys_as_array(split_edges, &n);
+		qsort(v, n, sizeof *v, cmp_strp);
+		GKeyFile *k = g_key_file_new();
+		g_key_file_set_string_list(k, "plan", "split_edges", v, n);
+		char *line = g_key_file_get_value(k, "plan", "split_edges", NULL);
+		g_string_append_printf(s, "split_edges=%s\n", line);
+		g_free(line);
+		g_key_file_free(k);
+		g_free(v);
+	}
 	return s;
 }
 
@@ -213,6 +239,7 @@ void history_free(History *h)
 	if (h->compact)
 		g_string_free(h->compact, TRUE);
 	g_free(h->data);
+	g_strfreev(h->split_edges);
 	g_free(h);
 }
 

@@ -29,6 +29,10 @@ typedef struct {
 	 * unknown; a re-setup keeps them unless another is much better, so
 	 * that new measurements do not change commands and rebuild */
 	int syntax_stub, pp_edges;
+	/* the tail split (plan.h): its --split-compile (0 none, -1 unknown)
+	 * and its device edges' first outputs (NULL-terminated, or NULL) */
+	int tail_split;
+	char **split_edges;
 } History;
 
 History *history_load(const char *builddir);
@@ -40,7 +44,7 @@ const EdgeStat *history_get(const History *h, const char *output);
  * graph's interned strings know theirs). */
 const EdgeStat *history_get_hashed(const History *h, const char *output, gsize len, guint32 hash);
 /* BUILDDIR/.cugen/plan.ini's text for these choices: to be staged. */
-GString *history_choices(gboolean syntax_stub, gboolean pp_edges);
+GString *history_choices(gboolean syntax_stub, gboolean pp_edges, int tail_split, GHashTable *split_edges);
 /* The log with only the latest line per (edge, step): to be staged
  * (history_read keeps the same in History.compact). */
 GString *history_compact(const char *builddir);

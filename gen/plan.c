@@ -38,6 +38,8 @@ static void why(Plan *p, const char *fmt, ...)
 
 void plan_clear(Plan *p)
 {
+	if (p->split_edges)
+		g_hash_table_destroy(p->split_edges);
 	if (p->why)
 		g_ptr_array_free(p->why, TRUE);
 	memset(p, 0, sizeof *p);
@@ -130,6 +132,10 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		const char *out = EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : NULL;
 		const EdgeStat *st = stats[i] = out ? history_get_hashed(h, out, graph_str(out)->len, graph_str(out)->hash)
 						    : NULL;
+		/* D/stub.c is a copy (restat) or a syntax-only cicc run: the
+		 * last build's may have been the other (a cicc step tells) */
+		if (st && e->kind == EK_STUB && (e->rule->restat ? st->cpu > st->cpu_pre : st->cpu <= st->cpu_pre))
+			st = stats[i] = NULL;
 		if (st) {
 			double own = e->kind == EK_DEV ? st->cpu - st->cpu_pre : st->cpu;
 			g_array_append_val(kcpu[bucket(e)], own);
@@ -183,6 +189,14 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 			p->edges++;
 	}
 	g_free(stats);
+}
+
+/* nvcc --split-compile N on one heavy TU's device compile, measured on
+ * the 16-core device machine (bench/RESULTS.md): the wall time shrinks
+ * by 1.27x at 2 and 1.5-1.75x at 4, for the same CPU time. */
+static double split_speedup(int n)
+{
+	return n >= 4 ? 1.6 : n >= 2 ? 1.27 : 1;
 }
 
 /* Bottom levels (e->level): an edge's cost plus the longest chain after
@@ -267,7 +281,8 @@ static void bottom_levels(Graph *g, double *cpl, double *work)
 			if (sx->level > best)
 				best = sx->level;
 		}
-		e->level = e->cost + best;
+		/* the edge's wall time: a split compile runs in parallel */
+		e->level = e->cost / (e->rule ? split_speedup(e->rule->split_compile) : 1) + best;
 		*cpl = MAX(*cpl, e->level);
 		*work += e->cost;
 	}
@@ -339,8 +354,9 @@ static void sort_ranked(Ranked *v, guint n)
 }
 
 /* ninja 1.11 starts ready edges in manifest order: put the edges that head
- * the longest remaining chains first. With defer, the edges of that kind
- * come after all others (they start only when nothing else is ready). */
+ * the longest remaining chains first; ties keep the edges' present order.
+ * With defer, the edges of that kind come after all others (they start
+ * only when nothing else is ready). */
 static void order_edges(Graph *g, int defer, GRand *noise)
 {
 	guint n = g->edges->len;
@@ -425,8 +441,10 @@ static gint by_depth(gconstpointer a, gconstpointer b, gpointer data)
  * ones not counted) while -j (ninja's default) and the edge's pool
  * allow; running jobs share the cores equally when they outnumber them.
  * Needs bottom_levels (succ, npred, topo). Returns the expected wall
- * seconds. */
-static double simulate(Graph *g, const Plan *p, int threads)
+ * seconds; with start, each edge's start time (by index in g->edges). */
+static FILE *sim_trace; /* CUGEN_SIMTRACE: the chosen order's simulated timeline */
+
+static double simulate(Graph *g, const Plan *p, int threads, double *start)
 {
 	guint n = g->edges->len;
 	if (!n)
@@ -454,10 +472,15 @@ static double simulate(Graph *g, const Plan *p, int threads)
 	}
 	for (guint k = 0; k < n; k++)
 		key[byk[k]] = k;
+	/* the cores each job keeps busy: nvcc --threads, --split-compile */
+	double *par = g_new(double, n);
+	for (guint i = 0; i < n; i++) {
+		const Edge *e = g_ptr_array_index(g->edges, i);
+		par[i] = e->kind == EK_NVCC ? MAX(threads, 1) : e->rule ? split_speedup(e->rule->split_compile) : 1;
+	}
 	const int depth[3] = { p->device, p->host, p->link };
 	int busy[3] = { 0, 0, 0 };
 	const int jobs = ninja_default_j(p->cores);
-	const double tw = MAX(threads, 1); /* nvcc --threads: cores per job */
 	/* one ready heap per pool (none, device or compile, host, link):
 	 * the next edge to start is the first in file order among the
 	 * heads of the heaps whose pool has room */
@@ -494,33 +517,34 @@ static double simulate(Graph *g, const Plan *p, int threads)
 				busy[best - 1]++;
 			left[i] = e->kind == EK_PHONY || e->kind == EK_REGEN ? 0 : e->cost;
 			run[nrun++] = i;
+			if (start)
+				start[i] = t;
+			if (sim_trace && left[i] > 0)
+				fprintf(sim_trace, "start %8.2f %7.2f %s\n", t, e->cost, EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : "?");
 		}
 		if (!nrun)
 			break; /* a cycle, or nothing runnable: stop */
 		/* the next job to end, all running jobs sharing the cores */
 		double used = 0;
-		for (guint r = 0; r < nrun; r++) {
-			Edge *e = g_ptr_array_index(g->edges, run[r]);
-			used += e->kind == EK_NVCC ? tw : 1;
-		}
+		for (guint r = 0; r < nrun; r++)
+			used += par[run[r]];
 		double rate = used > p->cores ? p->cores / used : 1;
 		double step = G_MAXDOUBLE;
-		for (guint r = 0; r < nrun; r++) {
-			Edge *e = g_ptr_array_index(g->edges, run[r]);
-			double speed = rate * (e->kind == EK_NVCC ? tw : 1);
-			step = MIN(step, left[run[r]] / speed);
-		}
+		for (guint r = 0; r < nrun; r++)
+			step = MIN(step, left[run[r]] / (rate * par[run[r]]));
 		t += step;
 		guint kept = 0;
 		for (guint r = 0; r < nrun; r++) {
 			guint i = run[r];
 			Edge *e = g_ptr_array_index(g->edges, i);
-			left[i] -= step * rate * (e->kind == EK_NVCC ? tw : 1);
+			left[i] -= step * rate * par[i];
 			if (left[i] > 1e-9) {
 				run[kept++] = i;
 				continue;
 			}
 			done++;
+			if (sim_trace && e->cost > 0)
+				fprintf(sim_trace, "end   %8.2f %7.2f %s\n", t, e->cost, EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : "?");
 			if (slot[i] > 0)
 				busy[slot[i] - 1]--;
 			for (guint s2 = 0; s2 < e->nsucc; s2++) {
@@ -534,6 +558,7 @@ static double simulate(Graph *g, const Plan *p, int threads)
 	for (int k = 0; k < 4; k++)
 		g_free(ready[k].v);
 	g_free(slot);
+	g_free(par);
 	g_free(run);
 	g_free(left);
 	g_free(key);
@@ -541,12 +566,11 @@ static double simulate(Graph *g, const Plan *p, int threads)
 	return t;
 }
 
-/* A number in [0, 1) from an edge's first output and a sample number:
- * the same edge gets the same variations in every graph the planner
- * compares and in every run. */
-static double edge_draw(const Edge *e, guint k)
+#define SAMPLES 8
+
+/* A number in [0, 1) from a string's hash and a sample number. */
+static double draw(guint32 h, guint k)
 {
-	guint32 h = EDGE_LEN(e->outs) ? g_str_hash(EDGE_AT(e->outs, 0)) : 0;
 	h ^= (k + 1) * 0x9e3779b9u;
 	h ^= h >> 16;
 	h *= 0x85ebca6bu;
@@ -556,30 +580,48 @@ static double edge_draw(const Edge *e, guint k)
 	return h / 4294967296.0;
 }
 
+/* An edge's cost in sample k, varied by up to amp each way: by its TU
+ * (every edge of one source file shares a factor: a heavy TU is heavy
+ * in every arch, and nothing before its first build says which TU that
+ * is) and by the edge itself. Drawn from the source's name and the first
+ * output's: the same edge gets the same variations in every graph the
+ * planner compares and in every run. */
+#define EDGE_SPREAD 0.2
+#define TU_SPREAD 0.35
+static double varied(const Edge *e, double cost, guint k, double amp)
+{
+	double f = 1;
+	if (e->source && amp > EDGE_SPREAD)
+		f *= 1 + TU_SPREAD * (2 * draw(g_str_hash(e->source), k) - 1);
+	if (EDGE_LEN(e->outs))
+		f *= 1 + MIN(amp, EDGE_SPREAD) * (2 * draw(g_str_hash(EDGE_AT(e->outs, 0)), k + 1000) - 1);
+	return cost * f;
+}
+
 /* The simulated wall time of the graph as ordered, averaged over costs
  * varied by up to amp (0.2: 20%) each way: real edges differ from their
  * estimates, and equal default costs would make waves of jobs that no
- * build has. The variations come from edge_draw. */
-#define SAMPLES 8
+ * build has. The variations come from varied(). */
 static double robust_time(Graph *g, const Plan *p, int threads, double amp)
 {
 	if (amp <= 0)
-		return simulate(g, p, threads);
+		return simulate(g, p, threads, NULL);
 	guint n = g->edges->len;
 	double *cost = g_new(double, n), sum = 0;
 	for (guint i = 0; i < n; i++)
 		cost[i] = ((Edge *)g_ptr_array_index(g->edges, i))->cost;
-	for (int k = 0; k < SAMPLES; k++) {
+	const int samples = amp > EDGE_SPREAD ? 4 * SAMPLES : SAMPLES;
+	for (int k = 0; k < samples; k++) {
 		for (guint i = 0; i < n; i++) {
 			Edge *e = g_ptr_array_index(g->edges, i);
-			e->cost = cost[i] * (1 - amp + 2 * amp * edge_draw(e, (guint)k));
+			e->cost = varied(e, cost[i], (guint)k, amp);
 		}
-		sum += simulate(g, p, threads);
+		sum += simulate(g, p, threads, NULL);
 	}
 	for (guint i = 0; i < n; i++)
 		((Edge *)g_ptr_array_index(g->edges, i))->cost = cost[i];
 	g_free(cost);
-	return sum / SAMPLES;
+	return sum / samples;
 }
 
 /* Orders the edges for the shortest simulated build. Starts from longest
@@ -609,7 +651,7 @@ static double order_best(Graph *g, const Plan *p, int threads, double amp, const
 	}
 	/* a budget of about 20,000 simulated edges: a few long edges on
 	 * few cores are where the order matters */
-	guint tries = MIN(100u, 20000u / ((amp > 0 ? SAMPLES : 1) * MAX(n, 1u)));
+	guint tries = amp > EDGE_SPREAD ? 0 : MIN(100u, 20000u / ((amp > 0 ? SAMPLES : 1) * MAX(n, 1u)));
 	GRand *r = g_rand_new_with_seed(20261129);
 	for (guint i = 0; i < tries; i++) {
 		order_edges(g, i % 2 ? EK_HOST : -1, r);
@@ -845,6 +887,152 @@ static gboolean try_alternative(const Alternative *a, const EdgeOptions *alt, Gr
 	return TRUE;
 }
 
+/* A device edge that a tail split can take (edges.c splits no LTO
+ * image). */
+static gboolean splittable(const Edge *e)
+{
+	return e->kind == EK_DEV && EDGE_LEN(e->outs) && !g_str_has_suffix(EDGE_AT(e->outs, 0), ".ltoir");
+}
+
+/* The first outputs of the k device edges whose chains end last in g's
+ * simulated build (as ordered, with its estimated costs: the start plus
+ * the edge's bottom level): the edges that start last, and those on the
+ * critical path. A set of strings it owns. */
+static GHashTable *last_device_edges(Graph *g, const Plan *p, int threads, guint k)
+{
+	guint n = g->edges->len;
+	double *start = g_new0(double, MAX(n, 1));
+	simulate(g, p, threads, start);
+	GArray *dev = g_array_new(FALSE, FALSE, sizeof(Ranked));
+	for (guint i = 0; i < n; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		if (splittable(e)) {
+			Ranked r = { e, start[i] + e->level + i * 1e-9, FALSE }; /* ties: later in the file */
+			g_array_append_val(dev, r);
+		}
+	}
+	g_free(start);
+	sort_ranked((Ranked *)(void *)dev->data, dev->len); /* latest first */
+	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	for (guint i = 0; i < MIN(k, dev->len); i++)
+		g_hash_table_add(set, g_strdup(EDGE_AT(g_array_index(dev, Ranked, i).e->outs, 0)));
+	g_array_free(dev, TRUE);
+	return set;
+}
+
+/* The tail split (profile split_compile = tail): at the end of a build,
+ * the last device compiles run while cores idle (nothing else is left to
+ * start). nvcc --split-compile runs parts of their cicc and ptxas in
+ * parallel: shorter edges for the same CPU time, but other code (so not
+ * by default; the shard manifest says so). Tries the last cores/4,
+ * cores/2 and cores device edges by where their chains end (a set from
+ * the last setup stays unless dropping it saves 10%: a change reruns the
+ * edges it moves). */
+static gboolean try_tail_split(GraphBuilder build, void *data, const History *h, const Config *c, Plan *p,
+			       int threads, Graph **g, GraphInfo *info, EdgeOptions *ch, double *t, const char **how,
+			       GError **err)
+{
+	const int sc = p->cores >= 8 ? 4 : 2;
+	guint ndev = 0;
+	for (guint i = 0; i < (*g)->edges->len; i++)
+		ndev += splittable(g_ptr_array_index((*g)->edges, i));
+	if (!ndev)
+		return TRUE;
+	p->tail_considered = TRUE;
+	int prev = h ? h->tail_split : -1;
+	GHashTable *set = NULL;
+	if (prev > 1 && h->split_edges && *h->split_edges) {
+		set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+		for (char **s = h->split_edges; *s; s++)
+			if (graph_maker(graph_intern(*g, *s)))
+				g_hash_table_add(set, g_strdup(*s));
+		prev = 1;
+		if (!g_hash_table_size(set)) { /* its edges are gone: choose anew */
+			g_hash_table_destroy(set);
+			set = NULL;
+			prev = -1;
+		}
+	}
+	if (!set) {
+		prev = prev == 0 ? 0 : -1;
+		const guint ks[] = { (guint)p->cores / 4, (guint)p->cores / 2, (guint)p->cores };
+		double best = G_MAXDOUBLE;
+		guint last = 0;
+		for (gsize i = 0; i < G_N_ELEMENTS(ks); i++) {
+			guint k = MIN(MAX(ks[i], 1u), ndev);
+			if (k == last)
+				continue;
+			last = k;
+			EdgeOptions alt = *ch;
+			alt.split_edges = last_device_edges(*g, p, threads, k);
+			alt.tail_split = sc;
+			GraphInfo ai = { 0 };
+			Graph *g2 = build(data, &alt, &ai, err);
+			if (!g2) {
+				g_hash_table_destroy(alt.split_edges);
+				if (set)
+					g_hash_table_destroy(set);
+				return FALSE;
+			}
+			set_costs(g2, h, c, &ai, alt.threads, alt.pp_edges, p);
+			const char *h2 = NULL;
+			double t2 = evaluate(g2, p, threads, &h2);
+			graph_free(g2);
+			graph_info_clear(&ai);
+			if (t2 < best) {
+				best = t2;
+				if (set)
+					g_hash_table_destroy(set);
+				set = alt.split_edges;
+			} else {
+				g_hash_table_destroy(alt.split_edges);
+			}
+		}
+	}
+	char *taken = g_strdup_printf("nvcc --split-compile %d for the %u device compiles whose chains end last "
+				      "(cores would idle; note: it changes their code, the shard manifest says so)",
+				      sc, g_hash_table_size(set));
+	char *taken_short = g_strdup_printf("with --split-compile %d for the last %u", sc, g_hash_table_size(set));
+	Alternative a = { taken, taken_short, "no --split-compile for the device compiles whose chains end last",
+			  "without", prev, 0.97, 0.1, FALSE };
+	EdgeOptions alt = *ch;
+	alt.split_edges = set;
+	alt.tail_split = sc;
+	gboolean ok = try_alternative(&a, &alt, build, data, h, c, p, threads, g, info, ch, t, how, err);
+	if (ch->split_edges != set)
+		g_hash_table_destroy(set);
+	g_free(taken);
+	g_free(taken_short);
+	return ok;
+}
+
+/* CUGEN_SIMTRACE=FILE: the simulated build of the chosen graph, an edge
+ * a line as it starts and ends. With CUGEN_SIMCOSTS=BUILDDIR, simulated
+ * with the costs measured there instead (how this plan would have run
+ * with that build's costs: the planner's own benchmark). Changes the
+ * graph's costs: the last thing plan_make does. */
+static void write_trace(Graph *g, const Plan *p, const Config *c, const GraphInfo *info, int threads)
+{
+	const char *trace = g_getenv("CUGEN_SIMTRACE");
+	if (!trace || g->edges->len > 20000 || !(sim_trace = fopen(trace, "w")))
+		return;
+	if (g_getenv("CUGEN_SIMCOSTS")) {
+		History *h = history_load(g_getenv("CUGEN_SIMCOSTS"));
+		Plan tp = *p;
+		tp.why = g_ptr_array_new_with_free_func(g_free);
+		set_costs(g, h, c, info, threads, p->pp_edges, &tp);
+		g_ptr_array_free(tp.why, TRUE);
+		history_free(h);
+		double cpl, work;
+		bottom_levels(g, &cpl, &work);
+		fprintf(sim_trace, "# costs from %s: %.1f CPU s, critical path %.1f s\n", g_getenv("CUGEN_SIMCOSTS"),
+			work, cpl);
+	}
+	fprintf(sim_trace, "# %.2f s simulated\n", simulate(g, p, threads, NULL));
+	fclose(sim_trace);
+	sim_trace = NULL;
+}
+
 Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		 GraphBuilder build, void *data, GraphInfo *info, Plan *p, GError **err)
 {
@@ -865,7 +1053,9 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	EdgeOptions ch = { 0 };
 	if (g_strcmp0(pr->threads, "auto") != 0)
 		ch.threads = atoi(pr->threads);
-	if (g_strcmp0(pr->split_compile, "auto") != 0)
+	/* auto and tail (the tail split's opt-in) leave it to the planner */
+	const gboolean sc_auto = g_strcmp0(pr->split_compile, "auto") == 0 || g_strcmp0(pr->split_compile, "tail") == 0;
+	if (!sc_auto)
 		ch.split_compile = atoi(pr->split_compile);
 	Graph *g = build(data, &ch, info, err);
 	if (!g)
@@ -888,7 +1078,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 			why(p, "nvcc --threads %d (profile threads)", ch.threads);
 		}
 		int t = MAX(ch.threads, 1);
-		if (g_strcmp0(pr->split_compile, "auto") == 0) {
+		if (sc_auto) {
 			int idle = p->cores - MIN(ntu, p->cores / t) * t;
 			if (t >= archs && ntu * t < p->cores && idle >= 2) {
 				ch.split_compile = MIN(4, p->cores / MAX(ntu * t, 1));
@@ -946,11 +1136,16 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		alt.pp_edges = TRUE;
 		if (!try_alternative(&pp, &alt, build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
 			return NULL;
+		if (g_strcmp0(pr->split_compile, "tail") == 0 && p->cores >= 4 &&
+		    !try_tail_split(build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
+			return NULL;
 	}
 	p->threads = ch.threads;
 	p->split_compile = ch.split_compile;
 	p->syntax_stub = ch.syntax_stub;
 	p->pp_edges = ch.pp_edges;
+	p->tail_split = ch.split_edges ? ch.tail_split : 0;
+	p->split_edges = ch.split_edges;
 	if (small) /* the counts of measured edges were the last candidate's */
 		set_costs(g, h, c, info, ch.threads, ch.pp_edges, p);
 	/* g is ordered (its evaluate); the pools again, announced */
@@ -967,6 +1162,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		why(p, "edge order: %s (critical path %.0f s of %.0f CPU s; %u of %u edges measured; simulated with %s %s: %.0f s)",
 		    how, cpl, work, p->measured, p->edges, *p->ninja_version ? "ninja" : "ninja 1.11's scheduling,",
 		    *p->ninja_version ? p->ninja_version : "no ninja on PATH", p->estimate);
+	write_trace(g, p, c, info, pool_threads);
 	return g;
 }
 

@@ -4,11 +4,12 @@
  * (learned from the last build's edges.log, else defaults), the critical
  * path, the choices the graph depends on (where the host stub comes from,
  * device preprocesses as edges of their own, nvcc --threads and
- * --split-compile in split = tu), the ninja pools (compile or device and
- * host, link) and their depths, a simulation of ninja running the graph,
- * the order of edges in build.ninja (ninja 1.11 starts ready edges in
- * file order: whichever order simulates shortest), and the reasons for
- * all of it. */
+ * --split-compile in split = tu, --split-compile for the device compiles
+ * at the end of the build: the tail split), the ninja pools (compile or
+ * device and host, link) and their depths, a simulation of ninja running
+ * the graph (CUGEN_SIMTRACE writes it), the order of edges in build.ninja
+ * (ninja 1.11 starts ready edges in file order: whichever order simulates
+ * shortest), and the reasons for all of it. */
 #ifndef CUGEN_PLAN_H
 #define CUGEN_PLAN_H
 
@@ -33,6 +34,9 @@ typedef struct {
 	int threads, split_compile;      /* as built */
 	gboolean syntax_stub;
 	gboolean pp_edges;               /* device preprocesses as their own edges */
+	int tail_split;                  /* --split-compile of the edges in split_edges, else 0 */
+	GHashTable *split_edges;         /* the tail split's device edges (first outputs), or NULL */
+	gboolean tail_considered;        /* the planner weighed a tail split */
 	double work;                     /* expected CPU seconds, all edges */
 	double critical_path;            /* expected seconds */
 	double estimate;                 /* expected wall seconds */

@@ -125,6 +125,12 @@ GString *shard_spec_part(const Graph *g, const Toolkit *tk, guint from, guint to
 			g_hash_table_insert(hashes, e->rule, rh);
 		}
 		spec_key(o, "rule", rh);
+		if (e->rule->split_compile > 1) {
+			/* the same rule hash, other code: say so */
+			char n[16];
+			g_snprintf(n, sizeof n, "%d", e->rule->split_compile);
+			spec_key(o, "split_compile", n);
+		}
 		const char *names[] = { "deps", "stub", "id" }, *tails[] = { ".full.d", ".stub.c", NULL };
 		for (gsize n = 0; n < G_N_ELEMENTS(names); n++) {
 			cg_puts(o, names[n]);
@@ -163,7 +169,8 @@ static gboolean copy_file(const char *from, const char *to, GError **err)
 
 /* cugen manifest SPEC OUTDIR: after a shard build, OUTDIR gets every built
  * image (and the host stubs), under their build-directory paths, and
- * manifest.ini: per image its arch, TU, the hash of the rule that made it,
+ * manifest.ini: per image its arch, TU, the hash of the rule that made it
+ * (and split_compile when the planner split its compile),
  * the hash of every input file (source and headers, from the device
  * preprocess's depfile), its own hash and the TU's module id. */
 int cmd_manifest(int argc, char **argv)
@@ -212,6 +219,10 @@ int cmd_manifest(int argc, char **argv)
 			g_key_file_set_string(m, grp, keys[j], v ? v : "");
 			g_free(v);
 		}
+		char *sc = g_key_file_get_string(spec, grp, "split_compile", NULL);
+		if (sc) /* built with --split-compile (its code differs) */
+			g_key_file_set_string(m, grp, "split_compile", sc);
+		g_free(sc);
 		/* inputs: every file of the device preprocess */
 		char *deps = g_key_file_get_string(spec, grp, "deps", NULL);
 		char *text = NULL;

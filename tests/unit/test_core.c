@@ -384,6 +384,48 @@ static void test_history(void)
 	g_free(dir);
 }
 
+/* plan.ini: the choices and the tail split's edges read back as
+ * written (a path with ';' and a space included); a split not weighed
+ * is unknown (-1), one weighed and not taken 0 */
+static void test_history_choices(void)
+{
+	char *b = g_build_filename(tmpdir, "choices", NULL);
+	char *dir = g_build_filename(b, ".cugen", NULL);
+	char *ini = g_build_filename(dir, "plan.ini", NULL);
+	g_mkdir_with_parents(dir, 0777);
+	GHashTable *set = g_hash_table_new(g_str_hash, g_str_equal);
+	g_hash_table_add(set, "obj/t/b.cu.p/sm_90.cubin");
+	g_hash_table_add(set, "obj/t/a;b c.cu.p/sm_80.cubin");
+	const struct {
+		int tail;
+		GHashTable *set;
+		int want_tail;
+		guint want_n;
+	} cases[] = { { 4, set, 4, 2 }, { 0, NULL, 0, 0 }, { -1, NULL, -1, 0 } };
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		GString *s = history_choices(TRUE, FALSE, cases[i].tail, cases[i].set);
+		g_assert_true(g_file_set_contents(ini, s->str, -1, NULL));
+		g_string_free(s, TRUE);
+		History *h = history_load(b);
+		g_assert_cmpint(h->syntax_stub, ==, 1);
+		g_assert_cmpint(h->pp_edges, ==, 0);
+		g_assert_cmpint(h->tail_split, ==, cases[i].want_tail);
+		g_assert_cmpuint(h->split_edges ? g_strv_length(h->split_edges) : 0, ==, cases[i].want_n);
+		if (cases[i].want_n) { /* sorted */
+			g_assert_cmpstr(h->split_edges[0], ==, "obj/t/a;b c.cu.p/sm_80.cubin");
+			g_assert_cmpstr(h->split_edges[1], ==, "obj/t/b.cu.p/sm_90.cubin");
+		}
+		history_free(h);
+	}
+	g_hash_table_destroy(set);
+	g_unlink(ini);
+	g_rmdir(dir);
+	g_rmdir(b);
+	g_free(ini);
+	g_free(dir);
+	g_free(b);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -400,6 +442,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/config/long_line", test_config_long_line);
 	g_test_add_func("/pipeline/parse", test_pipeline);
 	g_test_add_func("/history/read", test_history);
+	g_test_add_func("/history/choices", test_history_choices);
 	int rc = g_test_run();
 	const char *files[] = { "cugen.ini", "k.cu", "m.cpp", "n.cpp", NULL };
 	for (int i = 0; files[i]; i++) {

@@ -1,0 +1,121 @@
+# The tail split (split_compile = tail): with device compiles measured
+# long (a synthetic edges.log: 60 s each) and 16 cores, cores idle at the
+# end, so the planner gives the device compiles whose chains end last
+# nvcc --split-compile 4 (cicc -split-compile 4, ptxas
+# -split-compile=4), says so in cugen plan (text and JSON) and records the
+# set in .cugen/plan.ini. The build works with the real toolkit and gives
+# the same images (kind and arch) as a build without it; the shard spec
+# marks the split images and keeps the rule hash of the unsplit rule. A
+# re-setup keeps the set and rebuilds nothing, also when the edges turn
+# out short; without split_compile = tail (auto, 0), or on 2 cores, no
+# split.
+. "$(dirname "$0")/lib.sh"
+need_cuda
+command -v python3 >/dev/null 2>&1 || skip "no python3"
+unset CI GITHUB_ACTIONS GITLAB_CI TF_BUILD
+
+copy_example multi "$WORK/p"
+cd "$WORK/p" || exit 1
+cat >>cugen.ini <<'INI'
+
+[profile wide]
+jobs = 16
+memory = 64G
+split_compile = tail
+
+[profile plain]
+jobs = 16
+memory = 64G
+
+[profile nosplit]
+jobs = 16
+memory = 64G
+split_compile = 0
+
+[profile two]
+jobs = 2
+memory = 64G
+split_compile = tail
+INI
+
+history() { # builddir device-seconds [fe-host-seconds]: appended to edges.log (its latest line per step counts)
+	"$NINJA" -C "$1" -t targets all | awk -F': ' -v dev="$2" -v other="${3:-}" '
+		$2 ~ /^cuda_dev/ { printf "%s\tcicc\t100000\t%s\t%s\n", $1, dev, dev }
+		other != "" && $2 ~ /^cuda_(host|fe)/ { printf "%s\tgcc\t100000\t%s\t%s\n", $1, other, other }' >>"$1/.cugen/edges.log"
+}
+split_lines() { # builddir -> the build lines of split device rules
+	grep -E '^build [^:]*: cuda_dev_[0-9a-z]*_split4 ' "$1/build.ninja"
+}
+
+note "60 s device compiles on 16 cores: the last ones get --split-compile 4"
+run "$CUGEN" setup -B w --profile wide
+history w 60 5
+rm -f w/.cugen/plan.ini
+run "$CUGEN" setup -B w --profile wide
+"$CUGEN" plan -B w --profile wide >plan.txt || die "cugen plan failed"
+grep -q '^  nvcc --split-compile 4 for the [0-9]* device compiles whose chains end last' plan.txt ||
+	{ cat plan.txt; die "cugen plan does not say it splits"; }
+n=$(split_lines w | wc -l)
+[ "$n" -ge 1 ] || die "no device edge uses a split rule"
+grep -q "^  nvcc --split-compile 4 for the $n device compiles" plan.txt || { cat plan.txt; die "plan names another count than build.ninja's $n"; }
+grep -A1 '^rule cuda_dev_[0-9]*_split4$' w/build.ninja | grep -q 'cicc -split-compile 4 .*/ptxas -split-compile=4 ' ||
+	die "a split rule does not pass -split-compile to cicc and ptxas"
+"$CUGEN" plan -B w --profile wide --json >plan.json || die "cugen plan --json failed"
+python3 - plan.json w/.cugen/plan.ini "$n" <<'EOF' || die "plan JSON or plan.ini disagree with build.ninja"
+import json, re, sys
+t = json.load(open(sys.argv[1]))['tail_split']
+assert t == {'split_compile': 4, 'edges': int(sys.argv[3])}, t
+ini = open(sys.argv[2]).read()
+assert re.search(r'^split_compile=4$', ini, re.M), ini
+edges = re.search(r'^split_edges=(.*)$', ini, re.M).group(1).rstrip(';').split(';')
+assert len(edges) == int(sys.argv[3]), edges
+EOF
+for e in $(sed -n 's/^split_edges=//p' w/.cugen/plan.ini | tr ';' ' '); do
+	split_lines w | grep -q "^build $e[ :]" || die "plan.ini names $e, build.ninja does not split it"
+done
+
+note "the build works and gives the images a build without the split gives"
+build w >/dev/null
+run "$CUGEN" setup -B n --profile nosplit
+grep -q '_split' n/build.ninja && die "split_compile = 0: a split rule"
+"$CUGEN" plan -B n --profile nosplit | grep -q 'split-compile' && die "split_compile = 0: plan talks of a split"
+build n >/dev/null
+for tu in arch scan symbols transform; do
+	images "w/obj/multi/lib/$tu.cu.o" | awk '{ print $1, $2 }' >a.txt
+	images "n/obj/multi/lib/$tu.cu.o" | awk '{ print $1, $2 }' >b.txt
+	[ -s a.txt ] && cmp -s a.txt b.txt || { diff a.txt b.txt; die "$tu.cu: other images with the split"; }
+done
+
+note "the shard spec marks split images and keeps the unsplit rule's hash"
+first=$(split_lines w | head -1 | sed 's/^build \([^:]*\):.*/\1/')
+sec() { sed -n "/^\[$(echo "$2" | sed 's|/|\\/|g')\]/,/^\[/p" "$1/.cugen/shard.spec"; }
+sec w "$first" | grep -q '^split_compile=4$' || { sec w "$first"; die "the spec does not mark $first"; }
+sec n "$first" | grep -q '^split_compile' && die "the spec marks $first without a split"
+h1=$(sec w "$first" | sed -n 's/^rule=//p')
+h2=$(sec n "$first" | sed -n 's/^rule=//p')
+[ -n "$h1" ] && [ "$h1" = "$h2" ] || die "rule hashes differ: '$h1' '$h2'"
+
+note "a re-setup keeps the set and rebuilds nothing (the build's own measurements, then short edges)"
+sed -n 's/^split_edges=//p' w/.cugen/plan.ini >set.before
+for dev in measured 0.5; do
+	[ "$dev" = measured ] || history w "$dev"
+	run "$CUGEN" setup -B w --profile wide
+	sed -n 's/^split_edges=//p' w/.cugen/plan.ini | cmp -s - set.before || die "$dev: the set in plan.ini changed"
+	[ "$(split_lines w | wc -l)" = "$n" ] || die "$dev: the split rules changed"
+	ran=$(build w)
+	[ -z "$ran" ] || die "$dev: a re-setup made ninja rebuild: $ran"
+done
+
+note "split_compile = auto, the same history: no split weighed, none recorded"
+run "$CUGEN" setup -B a --profile plain
+history a 60 5
+run "$CUGEN" setup -B a --profile plain
+grep -q '_split' a/build.ninja && die "split_compile = auto: a split rule"
+"$CUGEN" plan -B a --profile plain | grep -q 'split-compile' && die "split_compile = auto: plan talks of a split"
+grep -q '^split_compile' a/.cugen/plan.ini && die "split_compile = auto: plan.ini records a split choice"
+
+note "2 cores: no split weighed, none recorded"
+run "$CUGEN" setup -B t --profile two
+grep -q '_split' t/build.ninja && die "2 cores: a split rule"
+grep -q '^split_compile' t/.cugen/plan.ini && die "2 cores: plan.ini records a split choice"
+echo ok
