@@ -12,8 +12,46 @@
 
 G_DEFINE_QUARK(cugen-error-quark, cugen_error)
 
+/* Messages quote what they name ('VALUE'): a quoted run longer than
+ * QUOTE_MAX bytes (a pasted megabyte, not a path) keeps its start and
+ * end around "...", so the message stays one readable line. */
+#define QUOTE_MAX 200
+static char *shorten_quotes(char *msg)
+{
+	if (strlen(msg) <= QUOTE_MAX)
+		return msg;
+	GString *o = g_string_new(NULL);
+	const char *p = msg;
+	for (;;) {
+		const char *q = strchr(p, '\'');
+		const char *end = q ? strchr(q + 1, '\'') : NULL;
+		if (!end) {
+			g_string_append(o, p);
+			break;
+		}
+		gsize n = (gsize)(end - q - 1);
+		if (n > QUOTE_MAX) {
+			/* cut between UTF-8 characters */
+			const char *h = q + 1 + 120, *t = end - 40;
+			while (h > q + 1 && ((guchar)*h & 0xC0) == 0x80)
+				h--;
+			while (t < end && ((guchar)*t & 0xC0) == 0x80)
+				t++;
+			g_string_append_len(o, p, h - p);
+			g_string_append_printf(o, "...(%" G_GSIZE_FORMAT " bytes)...", n);
+			g_string_append_len(o, t, end + 1 - t);
+		} else {
+			g_string_append_len(o, p, end + 1 - p);
+		}
+		p = end + 1;
+	}
+	g_free(msg);
+	return g_string_free(o, FALSE);
+}
+
 static void set_msg(GError **err, int code, char *msg)
 {
+	msg = shorten_quotes(msg);
 	if (err)
 		g_set_error_literal(err, CUGEN_ERROR, code, msg);
 	g_free(msg);
