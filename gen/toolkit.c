@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -65,7 +66,8 @@ static char *find_root(const Config *c, GError **err)
 	return NULL;
 }
 
-static gboolean run(const char *const *argv, const char *cwd, char **out, char **errout, GError **err)
+/* Runs argv; its wait status into *wstatus when given. */
+static gboolean run(const char *const *argv, const char *cwd, char **out, char **errout, int *wstatus, GError **err)
 {
 	int status = 0;
 	GError *e = NULL;
@@ -81,6 +83,8 @@ static gboolean run(const char *const *argv, const char *cwd, char **out, char *
 		return FALSE;
 	}
 	gboolean ok = g_spawn_check_wait_status(status, NULL);
+	if (wstatus)
+		*wstatus = status;
 	if (out)
 		*out = o;
 	else
@@ -200,7 +204,7 @@ static gboolean probe_target(Config *c, Toolkit *tk, GError **err)
 	}
 	char *out = NULL, *se = NULL;
 	const char *argv[] = { c->ccbin, "-dumpmachine", NULL };
-	if (!run(argv, NULL, &out, &se, NULL)) {
+	if (!run(argv, NULL, &out, &se, NULL, NULL)) {
 		cg_error_loc(err, c->ccbin_loc.file, c->ccbin_loc.line, "cannot run the host compiler '%s' ([toolchain] ccbin)", c->ccbin);
 		g_free(out);
 		g_free(se);
@@ -304,7 +308,7 @@ Toolkit *toolkit_probe(Config *c, const char *builddir, GError **err)
 
 	char *out = NULL;
 	const char *ver_argv[] = { tk->nvcc, "--version", NULL };
-	if (!run(ver_argv, NULL, &out, NULL, err))
+	if (!run(ver_argv, NULL, &out, NULL, NULL, err))
 		goto fail;
 	char *rel = strstr(out, ", V");
 	if (!rel) {
@@ -317,7 +321,7 @@ Toolkit *toolkit_probe(Config *c, const char *builddir, GError **err)
 	g_free(out);
 
 	const char *codes_argv[] = { tk->nvcc, "--list-gpu-code", NULL };
-	if (!run(codes_argv, NULL, &out, NULL, err))
+	if (!run(codes_argv, NULL, &out, NULL, NULL, err))
 		goto fail;
 	char **lines = g_strsplit(out, "\n", -1);
 	for (char **l = lines; *l; l++) {
@@ -345,12 +349,12 @@ Toolkit *toolkit_probe(Config *c, const char *builddir, GError **err)
 	g_free(hc_path);
 	const char *hv_argv[] = { tk->host_cc, "-dumpfullversion", NULL };
 	char *se = NULL;
-	if (!run(hv_argv, NULL, &out, &se, NULL)) {
+	if (!run(hv_argv, NULL, &out, &se, NULL, NULL)) {
 		g_free(out);
 		g_free(se);
 		se = NULL;
 		const char *hv2[] = { tk->host_cc, "-dumpversion", NULL };
-		if (!run(hv2, NULL, &out, &se, NULL)) {
+		if (!run(hv2, NULL, &out, &se, NULL, NULL)) {
 			g_free(out);
 			g_free(se);
 			cg_error(err, "cannot run the host compiler '%s' (set [toolchain] ccbin)", tk->host_cc);
@@ -458,11 +462,17 @@ char *toolkit_dryrun(Toolkit *tk, GPtrArray *args, gboolean dlink, GError **err)
 	g_ptr_array_add(argv, (char *)obj);
 	g_ptr_array_add(argv, NULL);
 	char *out = NULL, *se = NULL;
-	gboolean ok = run((const char *const *)argv->pdata, dir, &out, &se, err);
+	int wstatus = 0;
+	gboolean ok = run((const char *const *)argv->pdata, dir, &out, &se, &wstatus, err);
 	g_ptr_array_free(argv, TRUE);
 	tk->dryruns++;
 	char *result = NULL;
-	if (!ok && se) {
+	if (!ok && se && WIFSIGNALED(wstatus)) {
+		/* not the flags: something stopped nvcc (the OOM killer, a
+		 * timeout, a user) */
+		cg_error(err, "nvcc --dryrun was killed by signal %d (%s)", WTERMSIG(wstatus),
+			 g_strsignal(WTERMSIG(wstatus)));
+	} else if (!ok && se) {
 		/* nvcc's own complaint, first line that says something. */
 		char **lines = g_strsplit(se, "\n", -1);
 		const char *msg = NULL;
