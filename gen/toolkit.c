@@ -66,6 +66,12 @@ static char *find_root(const Config *c, GError **err)
 	return NULL;
 }
 
+static char *first_line(const char *s)
+{
+	const char *nl = strchr(s, '\n');
+	return nl ? g_strndup(s, nl - s) : g_strdup(s);
+}
+
 /* Runs argv; its wait status into *wstatus when given. */
 static gboolean run(const char *const *argv, const char *cwd, char **out, char **errout, int *wstatus, GError **err)
 {
@@ -89,12 +95,17 @@ static gboolean run(const char *const *argv, const char *cwd, char **out, char *
 		*out = o;
 	else
 		g_free(o);
+	if (!ok && !errout) {
+		/* the command and the first line it said */
+		char *line = se ? first_line(g_strstrip(se)) : NULL;
+		cg_error(err, "'%s%s%s' failed%s%s", argv[0], argv[1] ? " " : "", argv[1] ? argv[1] : "",
+			 line && *line ? ": " : "", line ? line : "");
+		g_free(line);
+	}
 	if (errout)
 		*errout = se;
 	else
 		g_free(se);
-	if (!ok && !errout)
-		cg_error(err, "'%s' failed", argv[0]);
 	return ok;
 }
 
@@ -106,12 +117,6 @@ static void stat_into(GString *fp, const char *path)
 				       (long long)sb.st_mtim.tv_sec, (long long)sb.st_mtim.tv_nsec);
 	else
 		g_string_append_printf(fp, "%s:none;", path ? path : "");
-}
-
-static char *first_line(const char *s)
-{
-	const char *nl = strchr(s, '\n');
-	return nl ? g_strndup(s, nl - s) : g_strdup(s);
 }
 
 static gint cmp_code(gconstpointer a, gconstpointer b)
@@ -306,6 +311,13 @@ Toolkit *toolkit_probe(Config *c, const char *builddir, GError **err)
 	g_key_file_free(tk->cache);
 	tk->cache = g_key_file_new();
 
+	/* nvcc writes its temporary files in $TMPDIR: one that is no
+	 * writable directory fails every call, naming a file in it */
+	const char *tmp = g_getenv("TMPDIR");
+	if (tmp && *tmp && (!g_file_test(tmp, G_FILE_TEST_IS_DIR) || access(tmp, W_OK | X_OK) != 0)) {
+		cg_error(err, "TMPDIR '%s' is not a writable directory (nvcc writes its temporary files there)", tmp);
+		goto fail;
+	}
 	char *out = NULL;
 	const char *ver_argv[] = { tk->nvcc, "--version", NULL };
 	if (!run(ver_argv, NULL, &out, NULL, NULL, err))
