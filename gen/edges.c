@@ -1739,21 +1739,18 @@ static gint cmp_arch_name(gconstpointer a, gconstpointer b)
 	return nx != ny ? nx - ny : strcmp(x, y);
 }
 
-static void phony(Ctx *x, const char *name, GPtrArray *ins)
+/* A phony target over ins (already interned strings when interned). */
+static void phony(Ctx *x, const char *name, GPtrArray *ins, gboolean interned)
 {
 	Edge *e = graph_edge(x->g, EK_PHONY, NULL);
 	edge_out(e, name);
-	for (guint i = 0; i < ins->len; i++)
-		edge_in(e, g_ptr_array_index(ins, i));
-}
-
-/* The same, with interned inputs. */
-static void phony_interned(Ctx *x, const char *name, GPtrArray *ins)
-{
-	Edge *e = graph_edge(x->g, EK_PHONY, NULL);
-	edge_out(e, name);
-	for (guint i = 0; i < ins->len; i++)
-		edge_in_interned(e, g_ptr_array_index(ins, i));
+	for (guint i = 0; i < ins->len; i++) {
+		const char *in = g_ptr_array_index(ins, i);
+		if (interned)
+			edge_in_interned(e, in);
+		else
+			edge_in(e, in);
+	}
 }
 
 static void regen_edge(Ctx *x)
@@ -1907,7 +1904,7 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 			for (guint k = 0; k < outs->len; k++)
 				g_ptr_array_add(all, g_strdup(g_ptr_array_index(outs, k)));
 			if (!s->output || strcmp(s->output, t->name) != 0)
-				phony(&x, t->name, outs);
+				phony(&x, t->name, outs, FALSE);
 			g_ptr_array_free(outs, TRUE);
 		}
 		GPtrArray *archs = g_ptr_array_new();
@@ -1921,7 +1918,7 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 		for (guint i = 0; i < archs->len; i++) {
 			const char *a = g_ptr_array_index(archs, i);
 			char *name = g_strconcat("arch-", a, NULL);
-			phony_interned(&x, name, g_hash_table_lookup(x.arch_outs, a));
+			phony(&x, name, g_hash_table_lookup(x.arch_outs, a), TRUE);
 			g_free(name);
 			g_string_append_printf(desc, "%s%s", desc->len ? " " : "", a);
 		}
@@ -1948,11 +1945,11 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 			}
 			GPtrArray *sh = g_ptr_array_new();
 			g_ptr_array_add(sh, (gpointer)SHARD_DIR "/manifest.ini");
-			phony(&x, "shard", sh);
+			phony(&x, "shard", sh, FALSE);
 			g_ptr_array_free(sh, TRUE);
 		}
 		g_ptr_array_free(archs, TRUE);
-		phony(&x, "all", all);
+		phony(&x, "all", all, FALSE);
 		g_ptr_array_free(all, TRUE);
 		g_ptr_array_add(x.g->defaults, g_strdup("all"));
 		regen_edge(&x);

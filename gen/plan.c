@@ -580,21 +580,37 @@ static double draw(guint32 h, guint k)
 	return h / 4294967296.0;
 }
 
+/* What an edge's variations are drawn from: the hashes of its source's
+ * name and of its first output, so that the same edge gets the same
+ * variations in every graph the planner compares and in every run. */
+typedef struct {
+	guint32 source, out;
+	gboolean has_source, has_out;
+} EdgeSeed;
+
+static EdgeSeed edge_seed(const Edge *e)
+{
+	EdgeSeed s = { 0, 0, e->source != NULL, EDGE_LEN(e->outs) > 0 };
+	if (s.has_source)
+		s.source = g_str_hash(e->source);
+	if (s.has_out)
+		s.out = g_str_hash(EDGE_AT(e->outs, 0));
+	return s;
+}
+
 /* An edge's cost in sample k, varied by up to amp each way: by its TU
  * (every edge of one source file shares a factor: a heavy TU is heavy
  * in every arch, and nothing before its first build says which TU that
- * is) and by the edge itself. Drawn from the source's name and the first
- * output's: the same edge gets the same variations in every graph the
- * planner compares and in every run. */
+ * is) and by the edge itself. */
 #define EDGE_SPREAD 0.2
 #define TU_SPREAD 0.35
-static double varied(const Edge *e, double cost, guint k, double amp)
+static double varied(const EdgeSeed *s, double cost, guint k, double amp)
 {
 	double f = 1;
-	if (e->source && amp > EDGE_SPREAD)
-		f *= 1 + TU_SPREAD * (2 * draw(g_str_hash(e->source), k) - 1);
-	if (EDGE_LEN(e->outs))
-		f *= 1 + MIN(amp, EDGE_SPREAD) * (2 * draw(g_str_hash(EDGE_AT(e->outs, 0)), k + 1000) - 1);
+	if (s->has_source && amp > EDGE_SPREAD)
+		f *= 1 + TU_SPREAD * (2 * draw(s->source, k) - 1);
+	if (s->has_out)
+		f *= 1 + MIN(amp, EDGE_SPREAD) * (2 * draw(s->out, k + 1000) - 1);
 	return cost * f;
 }
 
@@ -608,19 +624,24 @@ static double robust_time(Graph *g, const Plan *p, int threads, double amp)
 		return simulate(g, p, threads, NULL);
 	guint n = g->edges->len;
 	double *cost = g_new(double, n), sum = 0;
-	for (guint i = 0; i < n; i++)
-		cost[i] = ((Edge *)g_ptr_array_index(g->edges, i))->cost;
+	EdgeSeed *seed = g_new(EdgeSeed, n);
+	for (guint i = 0; i < n; i++) {
+		const Edge *e = g_ptr_array_index(g->edges, i);
+		cost[i] = e->cost;
+		seed[i] = edge_seed(e);
+	}
 	const int samples = amp > EDGE_SPREAD ? 4 * SAMPLES : SAMPLES;
 	for (int k = 0; k < samples; k++) {
 		for (guint i = 0; i < n; i++) {
 			Edge *e = g_ptr_array_index(g->edges, i);
-			e->cost = varied(e, cost[i], (guint)k, amp);
+			e->cost = varied(&seed[i], cost[i], (guint)k, amp);
 		}
 		sum += simulate(g, p, threads, NULL);
 	}
 	for (guint i = 0; i < n; i++)
 		((Edge *)g_ptr_array_index(g->edges, i))->cost = cost[i];
 	g_free(cost);
+	g_free(seed);
 	return sum / samples;
 }
 
@@ -854,36 +875,67 @@ typedef struct {
 	gboolean adds_edges;
 } Alternative;
 
+/* A graph for a set of choices, built and costed: t and how once
+ * evaluated. */
+typedef struct {
+	Graph *g;
+	GraphInfo info;
+	double t;
+	const char *how;
+} Candidate;
+
+static gboolean build_candidate(Candidate *k, const EdgeOptions *alt, GraphBuilder build, void *data,
+				const History *h, const Config *c, Plan *p, GError **err)
+{
+	memset(k, 0, sizeof *k);
+	k->g = build(data, alt, &k->info, err);
+	if (!k->g)
+		return FALSE;
+	set_costs(k->g, h, c, &k->info, alt->threads, alt->pp_edges, p);
+	return TRUE;
+}
+
+static void candidate_free(Candidate *k)
+{
+	graph_free(k->g);
+	graph_info_clear(&k->info);
+}
+
+/* Keeps whichever of the evaluated candidate k (choices alt) and *g
+ * prefer() picks, and says why: *g, *info, *ch, *t and *how then
+ * describe the kept one; k is used up. */
+static void weigh(const Alternative *a, const EdgeOptions *alt, Candidate *k, Plan *p, Graph **g,
+		  GraphInfo *info, EdgeOptions *ch, double *t, const char **how)
+{
+	const char *note = a->prev >= 0 && prefer(k->t, *t, -1, a->margin, 0) != prefer(k->t, *t, a->prev, a->margin, a->change)
+			   ? ", as in the last setup" : "";
+	if (prefer(k->t, *t, a->prev, a->margin, a->change)) {
+		why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->taken, k->t, a->kept_short, *t, note);
+		graph_free(*g);
+		graph_info_clear(info);
+		*info = k->info;
+		*g = k->g;
+		*ch = *alt;
+		*t = k->t;
+		*how = k->how;
+	} else {
+		why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->kept, *t, a->taken_short, k->t, note);
+		candidate_free(k);
+	}
+}
+
 /* Builds the graph with the alternative choices (alt), simulates it and
- * keeps whichever of it and *g prefer() picks: *g, *info, *ch, *t and
- * *how then describe the kept one. FALSE (and err) when the build fails. */
+ * keeps whichever of it and *g prefer() picks (weigh). FALSE (and err)
+ * when the build fails. */
 static gboolean try_alternative(const Alternative *a, const EdgeOptions *alt, GraphBuilder build, void *data,
 				const History *h, const Config *c, Plan *p, int threads, Graph **g,
 				GraphInfo *info, EdgeOptions *ch, double *t, const char **how, GError **err)
 {
-	GraphInfo ai = { 0 };
-	Graph *g2 = build(data, alt, &ai, err);
-	if (!g2)
+	Candidate k;
+	if (!build_candidate(&k, alt, build, data, h, c, p, err))
 		return FALSE;
-	set_costs(g2, h, c, &ai, alt->threads, alt->pp_edges, p);
-	const char *h2 = NULL;
-	double t2 = !a->adds_edges || g2->edges->len > (*g)->edges->len ? evaluate(g2, p, threads, &h2) : *t;
-	const char *note = a->prev >= 0 && prefer(t2, *t, -1, a->margin, 0) != prefer(t2, *t, a->prev, a->margin, a->change)
-			   ? ", as in the last setup" : "";
-	if (prefer(t2, *t, a->prev, a->margin, a->change)) {
-		why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->taken, t2, a->kept_short, *t, note);
-		graph_free(*g);
-		graph_info_clear(info);
-		*info = ai;
-		*g = g2;
-		*ch = *alt;
-		*t = t2;
-		*how = h2;
-	} else {
-		why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->kept, *t, a->taken_short, t2, note);
-		graph_free(g2);
-		graph_info_clear(&ai);
-	}
+	k.t = !a->adds_edges || k.g->edges->len > (*g)->edges->len ? evaluate(k.g, p, threads, &k.how) : *t;
+	weigh(a, alt, &k, p, g, info, ch, t, how);
 	return TRUE;
 }
 
@@ -939,70 +991,73 @@ static gboolean try_tail_split(GraphBuilder build, void *data, const History *h,
 	if (!ndev)
 		return TRUE;
 	p->tail_considered = TRUE;
+	/* the sets to try: the last setup's (its edges that are still
+	 * there), else the last k */
 	int prev = h ? h->tail_split : -1;
-	GHashTable *set = NULL;
+	GPtrArray *sets = g_ptr_array_new();
 	if (prev > 1 && h->split_edges && *h->split_edges) {
-		set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+		GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 		for (char **s = h->split_edges; *s; s++)
 			if (graph_maker(graph_intern(*g, *s)))
 				g_hash_table_add(set, g_strdup(*s));
-		prev = 1;
-		if (!g_hash_table_size(set)) { /* its edges are gone: choose anew */
+		if (g_hash_table_size(set))
+			g_ptr_array_add(sets, set);
+		else /* its edges are gone: choose anew */
 			g_hash_table_destroy(set);
-			set = NULL;
-			prev = -1;
-		}
 	}
-	if (!set) {
+	if (sets->len) {
+		prev = 1;
+	} else {
 		prev = prev == 0 ? 0 : -1;
 		const guint ks[] = { (guint)p->cores / 4, (guint)p->cores / 2, (guint)p->cores };
-		double best = G_MAXDOUBLE;
 		guint last = 0;
 		for (gsize i = 0; i < G_N_ELEMENTS(ks); i++) {
 			guint k = MIN(MAX(ks[i], 1u), ndev);
-			if (k == last)
-				continue;
+			if (k != last)
+				g_ptr_array_add(sets, last_device_edges(*g, p, threads, k));
 			last = k;
-			EdgeOptions alt = *ch;
-			alt.split_edges = last_device_edges(*g, p, threads, k);
-			alt.tail_split = sc;
-			GraphInfo ai = { 0 };
-			Graph *g2 = build(data, &alt, &ai, err);
-			if (!g2) {
-				g_hash_table_destroy(alt.split_edges);
-				if (set)
-					g_hash_table_destroy(set);
-				return FALSE;
-			}
-			set_costs(g2, h, c, &ai, alt.threads, alt.pp_edges, p);
-			const char *h2 = NULL;
-			double t2 = evaluate(g2, p, threads, &h2);
-			graph_free(g2);
-			graph_info_clear(&ai);
-			if (t2 < best) {
-				best = t2;
-				if (set)
-					g_hash_table_destroy(set);
-				set = alt.split_edges;
-			} else {
-				g_hash_table_destroy(alt.split_edges);
-			}
 		}
 	}
-	char *taken = g_strdup_printf("nvcc --split-compile %d for the %u device compiles whose chains end last "
-				      "(cores would idle; note: it changes their code, the shard manifest says so)",
-				      sc, g_hash_table_size(set));
-	char *taken_short = g_strdup_printf("with --split-compile %d for the last %u", sc, g_hash_table_size(set));
-	Alternative a = { taken, taken_short, "no --split-compile for the device compiles whose chains end last",
-			  "without", prev, 0.97, 0.1, FALSE };
+	/* the fastest of them (the first of equals), against none */
+	Candidate best = { 0 };
 	EdgeOptions alt = *ch;
-	alt.split_edges = set;
 	alt.tail_split = sc;
-	gboolean ok = try_alternative(&a, &alt, build, data, h, c, p, threads, g, info, ch, t, how, err);
-	if (ch->split_edges != set)
-		g_hash_table_destroy(set);
-	g_free(taken);
-	g_free(taken_short);
+	gboolean ok = TRUE;
+	for (guint i = 0; i < sets->len && ok; i++) {
+		EdgeOptions o = alt;
+		o.split_edges = g_ptr_array_index(sets, i);
+		Candidate k;
+		ok = build_candidate(&k, &o, build, data, h, c, p, err);
+		if (!ok)
+			break;
+		k.t = evaluate(k.g, p, threads, &k.how);
+		if (!best.g || k.t < best.t) {
+			if (best.g)
+				candidate_free(&best);
+			best = k;
+			alt.split_edges = o.split_edges;
+		} else {
+			candidate_free(&k);
+		}
+	}
+	if (ok) {
+		char *taken = g_strdup_printf("nvcc --split-compile %d for the %u device compiles whose chains end last "
+					      "(cores would idle; note: it changes their code, the shard manifest says so)",
+					      sc, g_hash_table_size(alt.split_edges));
+		char *taken_short = g_strdup_printf("with --split-compile %d for the last %u", sc,
+						    g_hash_table_size(alt.split_edges));
+		Alternative a = { taken, taken_short, "no --split-compile for the device compiles whose chains end last",
+				  "without", prev, 0.97, 0.1, FALSE };
+		weigh(&a, &alt, &best, p, g, info, ch, t, how);
+		g_free(taken);
+		g_free(taken_short);
+	} else if (best.g) {
+		candidate_free(&best);
+	}
+	for (guint i = 0; i < sets->len; i++)
+		if (g_ptr_array_index(sets, i) != ch->split_edges)
+			g_hash_table_destroy(g_ptr_array_index(sets, i));
+	g_ptr_array_free(sets, TRUE);
 	return ok;
 }
 

@@ -120,7 +120,6 @@ void setup_generated_clear(Generated *gen)
 	g_free((char *)gen->eo.cugen);
 }
 
-/* The planner's closure: the graph for a set of its choices. */
 /* The last build's measurements: read on a thread while the graph is
  * built (some 300,000 log lines at 10,000 TUs); plan_make reads them only
  * after its first build_graph, which waits for them. */
@@ -138,6 +137,7 @@ static void history_wait(Generated *gen)
 	gen->history_loading = NULL;
 }
 
+/* The planner's closure: the graph for a set of its choices. */
 static Graph *build_graph(void *data, const EdgeOptions *choices, GraphInfo *info, GError **err)
 {
 	Generated *gen = data;
