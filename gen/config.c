@@ -1346,7 +1346,7 @@ static void profile_values_free(Profile *p)
  * mistake shows before the day it is chosen). */
 static gboolean read_profile_values(Section *p, Profile *pr, GError **err)
 {
-	/* tail: split_compile's opt-in to the tail split (plan.h) */
+	/* tail: split_compile's older word for auto (plan.h) */
 	struct { const char *key; char **dst; gboolean size; gboolean zero_ok; const char *word; } keys[] = {
 		{ "jobs", &pr->jobs, FALSE, FALSE, NULL },
 		{ "memory", &pr->memory, TRUE, FALSE, NULL },

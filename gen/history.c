@@ -195,6 +195,7 @@ void history_read(History *h, const char *builddir)
 		if (!e && v >= 0) {
 			h->tail_split = v;
 			h->split_edges = g_key_file_get_string_list(k, "plan", "split_edges", NULL, NULL);
+			h->split_guessed = g_key_file_get_boolean(k, "plan", "split_guessed", NULL);
 		}
 		g_clear_error(&e);
 	}
@@ -207,13 +208,15 @@ static int cmp_strp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-GString *history_choices(gboolean syntax_stub, gboolean pp_edges, int tail_split, GHashTable *split_edges)
+GString *history_choices(gboolean syntax_stub, gboolean pp_edges, int tail_split, GHashTable *split_edges,
+			 gboolean split_guessed)
 {
 	GString *s = g_string_new("# cugen's planner: its choices that change commands (history.h)\n[plan]\n");
 	g_string_append_printf(s, "syntax_stub=%s\npp_edges=%s\n", syntax_stub ? "true" : "false",
 			       pp_edges ? "true" : "false");
 	if (tail_split >= 0) /* weighed: taken (N) or not (0) */
-		g_string_append_printf(s, "split_compile=%d\n", split_edges ? tail_split : 0);
+		g_string_append_printf(s, "split_compile=%d\n%s", split_edges ? tail_split : 0,
+				       split_guessed ? "split_guessed=true\n" : "");
 	if (split_edges && g_hash_table_size(split_edges)) {
 		guint n = 0;
 		const char **v = (const char **)g_hash_table_get_keys_as_array(split_edges, &n);

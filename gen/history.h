@@ -29,10 +29,13 @@ typedef struct {
 	 * unknown; a re-setup keeps them unless another is much better, so
 	 * that new measurements do not change commands and rebuild */
 	int syntax_stub, pp_edges;
-	/* the tail split (plan.h): its --split-compile (0 none, -1 unknown)
-	 * and its device edges' first outputs (NULL-terminated, or NULL) */
+	/* the tail split (plan.h): its --split-compile (0 none, -1 unknown),
+	 * its device edges' first outputs (NULL-terminated, or NULL), and
+	 * whether it was weighed on guessed costs (no device compile
+	 * measured yet: the next setup with measurements weighs it anew) */
 	int tail_split;
 	char **split_edges;
+	gboolean split_guessed;
 } History;
 
 History *history_load(const char *builddir);
@@ -44,7 +47,8 @@ const EdgeStat *history_get(const History *h, const char *output);
  * graph's interned strings know theirs). */
 const EdgeStat *history_get_hashed(const History *h, const char *output, gsize len, guint32 hash);
 /* BUILDDIR/.cugen/plan.ini's text for these choices: to be staged. */
-GString *history_choices(gboolean syntax_stub, gboolean pp_edges, int tail_split, GHashTable *split_edges);
+GString *history_choices(gboolean syntax_stub, gboolean pp_edges, int tail_split, GHashTable *split_edges,
+			 gboolean split_guessed);
 /* The log with only the latest line per (edge, step): to be staged
  * (history_read keeps the same in History.compact). */
 GString *history_compact(const char *builddir);

@@ -157,7 +157,7 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 	double job_memory = 0;
 	if (g_strcmp0(c->profile->job_memory, "auto") != 0)
 		job_memory = (double)plan_parse_size(c->profile->job_memory);
-	p->measured = p->edges = 0;
+	p->measured = p->edges = p->dev_measured = 0;
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
 		double cpu, rss;
@@ -170,6 +170,7 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 			/* cugen exec sees one process: nvcc --threads runs several */
 			rss = e->kind == EK_NVCC ? st->rss * MAX(threads, 1) : st->rss;
 			p->measured++;
+			p->dev_measured += e->kind == EK_DEV;
 		} else if (med_cpu[bucket(e)] >= 0) {
 			cpu = med_cpu[bucket(e)];
 			rss = med_rss[bucket(e)];
@@ -831,18 +832,19 @@ static void probe_ninja(Plan *p)
 }
 
 /* Take the alternative (expected t_alt against t_cur)? Without a last
- * choice (prev -1), when it is faster by the margin; else the last
+ * choice (prev -1), when it is faster by the margin and saves at least
+ * `gain` seconds; else the last
  * setup's choice (prev: 1 took it, 0 did not) stands unless the other
  * saves a share `change` of the time and 2 s: a changed choice changes
  * commands, and a re-setup with new measurements (which vary from build
  * to build) should not rebuild for a little. */
-static gboolean prefer(double t_alt, double t_cur, int prev, double margin, double change)
+static gboolean prefer(double t_alt, double t_cur, int prev, double margin, double gain, double change)
 {
 	if (prev == 1)
 		return !(t_cur < (1 - change) * t_alt && t_alt - t_cur >= 2);
 	if (prev == 0)
 		return t_alt < (1 - change) * t_cur && t_cur - t_alt >= 2;
-	return t_alt < margin * t_cur;
+	return t_alt < margin * t_cur && t_cur - t_alt >= gain;
 }
 
 /* A candidate graph's expected wall time: its pools sized (quietly) and
@@ -871,7 +873,7 @@ static double evaluate(Graph *g, Plan *p, int threads, const char **how)
 typedef struct {
 	const char *taken, *taken_short, *kept, *kept_short;
 	int prev;
-	double margin, change;
+	double margin, gain, change;
 	gboolean adds_edges;
 } Alternative;
 
@@ -907,9 +909,10 @@ static void candidate_free(Candidate *k)
 static void weigh(const Alternative *a, const EdgeOptions *alt, Candidate *k, Plan *p, Graph **g,
 		  GraphInfo *info, EdgeOptions *ch, double *t, const char **how)
 {
-	const char *note = a->prev >= 0 && prefer(k->t, *t, -1, a->margin, 0) != prefer(k->t, *t, a->prev, a->margin, a->change)
+	const char *note = a->prev >= 0 && prefer(k->t, *t, -1, a->margin, a->gain, 0) !=
+				   prefer(k->t, *t, a->prev, a->margin, a->gain, a->change)
 			   ? ", as in the last setup" : "";
-	if (prefer(k->t, *t, a->prev, a->margin, a->change)) {
+	if (prefer(k->t, *t, a->prev, a->margin, a->gain, a->change)) {
 		why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->taken, k->t, a->kept_short, *t, note);
 		graph_free(*g);
 		graph_info_clear(info);
@@ -972,14 +975,15 @@ static GHashTable *last_device_edges(Graph *g, const Plan *p, int threads, guint
 	return set;
 }
 
-/* The tail split (profile split_compile = tail): at the end of a build,
- * the last device compiles run while cores idle (nothing else is left to
- * start). nvcc --split-compile runs parts of their cicc and ptxas in
- * parallel: shorter edges for the same CPU time, but other code (so not
- * by default; the shard manifest says so). Tries the last cores/4,
- * cores/2 and cores device edges by where their chains end (a set from
- * the last setup stays unless dropping it saves 10%: a change reruns the
- * edges it moves). */
+/* The tail split (profile split_compile = auto or tail, 4 cores or
+ * more): at the end of a build, the last device compiles run while cores
+ * idle (nothing else is left to start). nvcc --split-compile runs parts
+ * of their cicc and ptxas in parallel: shorter edges for the same CPU
+ * time, but other code, so it must save 5% and 2 s (cugen plan and the
+ * shard manifest say so; split_compile = 0 keeps plain nvcc's code).
+ * Tries the last cores/4, cores/2 and cores device edges by where their
+ * chains end (a set from the last setup stays unless dropping it saves
+ * 10%: a change reruns the edges it moves). */
 static gboolean try_tail_split(GraphBuilder build, void *data, const History *h, const Config *c, Plan *p,
 			       int threads, Graph **g, GraphInfo *info, EdgeOptions *ch, double *t, const char **how,
 			       GError **err)
@@ -991,9 +995,18 @@ static gboolean try_tail_split(GraphBuilder build, void *data, const History *h,
 	if (!ndev)
 		return TRUE;
 	p->tail_considered = TRUE;
+	p->tail_guessed = p->dev_measured == 0;
 	/* the sets to try: the last setup's (its edges that are still
-	 * there), else the last k */
+	 * there), else the last k. A choice made on guessed costs (no
+	 * device compile measured) is weighed again once some are: the
+	 * defaults guess heavy TUs, so a small project would otherwise keep
+	 * a split its first build's guesses took. The guessed set stays
+	 * unless it no longer saves 2 s or a fresh set saves 2 s more (a
+	 * change reruns edges); a guessed "none" is chosen anew. */
 	int prev = h ? h->tail_split : -1;
+	const gboolean reweigh = prev >= 0 && h->split_guessed && !p->tail_guessed;
+	if (reweigh && prev == 0)
+		prev = -1;
 	GPtrArray *sets = g_ptr_array_new();
 	if (prev > 1 && h->split_edges && *h->split_edges) {
 		GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -1005,10 +1018,13 @@ static gboolean try_tail_split(GraphBuilder build, void *data, const History *h,
 		else /* its edges are gone: choose anew */
 			g_hash_table_destroy(set);
 	}
-	if (sets->len) {
+	/* a guessed set, weighed again, competes with the fresh ones */
+	const gboolean kept = sets->len > 0;
+	if (kept)
 		prev = 1;
-	} else {
+	else
 		prev = prev == 0 ? 0 : -1;
+	if (!kept || reweigh) {
 		const guint ks[] = { (guint)p->cores / 4, (guint)p->cores / 2, (guint)p->cores };
 		guint last = 0;
 		for (gsize i = 0; i < G_N_ELEMENTS(ks); i++) {
@@ -1018,7 +1034,8 @@ static gboolean try_tail_split(GraphBuilder build, void *data, const History *h,
 			last = k;
 		}
 	}
-	/* the fastest of them (the first of equals), against none */
+	/* the fastest of them (the first of equals; the guessed set unless
+	 * another saves 2 s), against none */
 	Candidate best = { 0 };
 	EdgeOptions alt = *ch;
 	alt.tail_split = sc;
@@ -1031,7 +1048,8 @@ static gboolean try_tail_split(GraphBuilder build, void *data, const History *h,
 		if (!ok)
 			break;
 		k.t = evaluate(k.g, p, threads, &k.how);
-		if (!best.g || k.t < best.t) {
+		const double bar = kept && reweigh && best.g && alt.split_edges == g_ptr_array_index(sets, 0) ? 2 : 0;
+		if (!best.g || k.t < best.t - bar) {
 			if (best.g)
 				candidate_free(&best);
 			best = k;
@@ -1047,7 +1065,12 @@ static gboolean try_tail_split(GraphBuilder build, void *data, const History *h,
 		char *taken_short = g_strdup_printf("with --split-compile %d for the last %u", sc,
 						    g_hash_table_size(alt.split_edges));
 		Alternative a = { taken, taken_short, "no --split-compile for the device compiles whose chains end last",
-				  "without", prev, 0.97, 0.1, FALSE };
+				  "without", prev, 0.95, 2, 0.1, FALSE };
+		if (reweigh && kept) { /* measured: any 2 s keep the guessed set; another as new */
+			a.prev = -1;
+			if (alt.split_edges == g_ptr_array_index(sets, 0))
+				a.margin = 1;
+		}
 		weigh(&a, &alt, &best, p, g, info, ch, t, how);
 		g_free(taken);
 		g_free(taken_short);
@@ -1108,7 +1131,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	EdgeOptions ch = { 0 };
 	if (g_strcmp0(pr->threads, "auto") != 0)
 		ch.threads = atoi(pr->threads);
-	/* auto and tail (the tail split's opt-in) leave it to the planner */
+	/* auto (and tail, its older name) leave it to the planner */
 	const gboolean sc_auto = g_strcmp0(pr->split_compile, "auto") == 0 || g_strcmp0(pr->split_compile, "tail") == 0;
 	if (!sc_auto)
 		ch.split_compile = atoi(pr->split_compile);
@@ -1173,7 +1196,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		 * the host compiles only if a stub changed: 3% is enough. */
 		Alternative syntax = { "host stub from a syntax-only edge", "a syntax-only stub edge",
 				       "host stub from the first arch's device edge", "from the first arch's device edge",
-				       h ? h->syntax_stub : -1, 0.97, 0.03, FALSE };
+				       h ? h->syntax_stub : -1, 0.97, 0, 0.03, FALSE };
 		EdgeOptions alt = ch;
 		alt.syntax_stub = TRUE;
 		if (!try_alternative(&syntax, &alt, build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
@@ -1186,12 +1209,12 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		 * compile: 10%. */
 		Alternative pp = { "device preprocesses as their own edges, beside the front ends",
 				   "as their own edges", "device preprocesses inside the device edges",
-				   "inside the device edges", h ? h->pp_edges : -1, 0.99, 0.1, TRUE };
+				   "inside the device edges", h ? h->pp_edges : -1, 0.99, 0, 0.1, TRUE };
 		alt = ch;
 		alt.pp_edges = TRUE;
 		if (!try_alternative(&pp, &alt, build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
 			return NULL;
-		if (g_strcmp0(pr->split_compile, "tail") == 0 && p->cores >= 4 &&
+		if (sc_auto && p->cores >= 4 &&
 		    !try_tail_split(build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
 			return NULL;
 	}

@@ -37,10 +37,12 @@ typedef struct {
 	int tail_split;                  /* --split-compile of the edges in split_edges, else 0 */
 	GHashTable *split_edges;         /* the tail split's device edges (first outputs), or NULL */
 	gboolean tail_considered;        /* the planner weighed a tail split */
+	gboolean tail_guessed;           /* ... on guessed costs (no device compile measured) */
 	double work;                     /* expected CPU seconds, all edges */
 	double critical_path;            /* expected seconds */
 	double estimate;                 /* expected wall seconds */
 	guint measured;                  /* edges with a measurement */
+	guint dev_measured;              /* ... of them device compiles */
 	guint edges;                     /* edges with a cost */
 	int recommended_j;
 	GPtrArray *why;                  /* one line per decision */

@@ -410,7 +410,8 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	g_free(p);
 	p = g_build_filename(gen->builddir, ".cugen", "plan.ini", NULL);
 	stage_add(st, p, history_choices(gen->plan.syntax_stub, gen->plan.pp_edges,
-					 gen->plan.tail_considered ? gen->plan.tail_split : -1, gen->plan.split_edges));
+					 gen->plan.tail_considered ? gen->plan.tail_split : -1, gen->plan.split_edges,
+					 gen->plan.tail_guessed));
 	g_free(p);
 	p = g_build_filename(gen->builddir, "compile_commands.json", NULL);
 	stage_add(st, p, side[1].compdb);

@@ -385,8 +385,9 @@ static void test_history(void)
 }
 
 /* plan.ini: the choices and the tail split's edges read back as
- * written (a path with ';' and a space included); a split not weighed
- * is unknown (-1), one weighed and not taken 0 */
+ * written (a path with ';' and a space included), and whether it was
+ * weighed on guessed costs; a split not weighed is unknown (-1), one
+ * weighed and not taken 0 */
 static void test_history_choices(void)
 {
 	char *b = g_build_filename(tmpdir, "choices", NULL);
@@ -399,11 +400,14 @@ static void test_history_choices(void)
 	const struct {
 		int tail;
 		GHashTable *set;
+		gboolean guessed;
 		int want_tail;
 		guint want_n;
-	} cases[] = { { 4, set, 4, 2 }, { 0, NULL, 0, 0 }, { -1, NULL, -1, 0 } };
+		gboolean want_guessed;
+	} cases[] = { { 4, set, FALSE, 4, 2, FALSE }, { 4, set, TRUE, 4, 2, TRUE }, { 0, NULL, TRUE, 0, 0, TRUE },
+		      { 0, NULL, FALSE, 0, 0, FALSE }, { -1, NULL, TRUE, -1, 0, FALSE } };
 	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
-		GString *s = history_choices(TRUE, FALSE, cases[i].tail, cases[i].set);
+		GString *s = history_choices(TRUE, FALSE, cases[i].tail, cases[i].set, cases[i].guessed);
 		g_assert_true(g_file_set_contents(ini, s->str, -1, NULL));
 		g_string_free(s, TRUE);
 		History *h = history_load(b);
@@ -411,6 +415,7 @@ static void test_history_choices(void)
 		g_assert_cmpint(h->pp_edges, ==, 0);
 		g_assert_cmpint(h->tail_split, ==, cases[i].want_tail);
 		g_assert_cmpuint(h->split_edges ? g_strv_length(h->split_edges) : 0, ==, cases[i].want_n);
+		g_assert_cmpint(h->split_guessed, ==, cases[i].want_guessed);
 		if (cases[i].want_n) { /* sorted */
 			g_assert_cmpstr(h->split_edges[0], ==, "obj/t/a;b c.cu.p/sm_80.cubin");
 			g_assert_cmpstr(h->split_edges[1], ==, "obj/t/b.cu.p/sm_90.cubin");
