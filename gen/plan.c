@@ -442,10 +442,9 @@ static gint by_depth(gconstpointer a, gconstpointer b, gpointer data)
  * ones not counted) while -j (ninja's default) and the edge's pool
  * allow; running jobs share the cores equally when they outnumber them.
  * Needs bottom_levels (succ, npred, topo). Returns the expected wall
- * seconds; with start, each edge's start time (by index in g->edges). */
-static FILE *sim_trace; /* CUGEN_SIMTRACE: the chosen order's simulated timeline */
-
-static double simulate(Graph *g, const Plan *p, int threads, double *start)
+ * seconds; with start, each edge's start time (by index in g->edges);
+ * with trace (CUGEN_SIMTRACE), each edge's start and end as lines. */
+static double simulate(Graph *g, const Plan *p, int threads, double *start, FILE *trace)
 {
 	guint n = g->edges->len;
 	if (!n)
@@ -520,8 +519,8 @@ static double simulate(Graph *g, const Plan *p, int threads, double *start)
 			run[nrun++] = i;
 			if (start)
 				start[i] = t;
-			if (sim_trace && left[i] > 0)
-				fprintf(sim_trace, "start %8.2f %7.2f %s\n", t, e->cost, EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : "?");
+			if (trace && left[i] > 0)
+				fprintf(trace, "start %8.2f %7.2f %s\n", t, e->cost, EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : "?");
 		}
 		if (!nrun)
 			break; /* a cycle, or nothing runnable: stop */
@@ -544,8 +543,8 @@ static double simulate(Graph *g, const Plan *p, int threads, double *start)
 				continue;
 			}
 			done++;
-			if (sim_trace && e->cost > 0)
-				fprintf(sim_trace, "end   %8.2f %7.2f %s\n", t, e->cost, EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : "?");
+			if (trace && e->cost > 0)
+				fprintf(trace, "end   %8.2f %7.2f %s\n", t, e->cost, EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : "?");
 			if (slot[i] > 0)
 				busy[slot[i] - 1]--;
 			for (guint s2 = 0; s2 < e->nsucc; s2++) {
@@ -622,7 +621,7 @@ static double varied(const EdgeSeed *s, double cost, guint k, double amp)
 static double robust_time(Graph *g, const Plan *p, int threads, double amp)
 {
 	if (amp <= 0)
-		return simulate(g, p, threads, NULL);
+		return simulate(g, p, threads, NULL, NULL);
 	guint n = g->edges->len;
 	double *cost = g_new(double, n), sum = 0;
 	EdgeSeed *seed = g_new(EdgeSeed, n);
@@ -637,7 +636,7 @@ static double robust_time(Graph *g, const Plan *p, int threads, double amp)
 			Edge *e = g_ptr_array_index(g->edges, i);
 			e->cost = varied(&seed[i], cost[i], (guint)k, amp);
 		}
-		sum += simulate(g, p, threads, NULL);
+		sum += simulate(g, p, threads, NULL, NULL);
 	}
 	for (guint i = 0; i < n; i++)
 		((Edge *)g_ptr_array_index(g->edges, i))->cost = cost[i];
@@ -957,7 +956,7 @@ static GHashTable *last_device_edges(Graph *g, const Plan *p, int threads, guint
 {
 	guint n = g->edges->len;
 	double *start = g_new0(double, MAX(n, 1));
-	simulate(g, p, threads, start);
+	simulate(g, p, threads, start, NULL);
 	GArray *dev = g_array_new(FALSE, FALSE, sizeof(Ranked));
 	for (guint i = 0; i < n; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
@@ -1091,8 +1090,9 @@ static gboolean try_tail_split(GraphBuilder build, void *data, const History *h,
  * graph's costs: the last thing plan_make does. */
 static void write_trace(Graph *g, const Plan *p, const Config *c, const GraphInfo *info, int threads)
 {
-	const char *trace = g_getenv("CUGEN_SIMTRACE");
-	if (!trace || g->edges->len > 20000 || !(sim_trace = fopen(trace, "w")))
+	const char *path = g_getenv("CUGEN_SIMTRACE");
+	FILE *trace;
+	if (!path || g->edges->len > 20000 || !(trace = fopen(path, "w")))
 		return;
 	if (g_getenv("CUGEN_SIMCOSTS")) {
 		History *h = history_load(g_getenv("CUGEN_SIMCOSTS"));
@@ -1103,12 +1103,11 @@ static void write_trace(Graph *g, const Plan *p, const Config *c, const GraphInf
 		history_free(h);
 		double cpl, work;
 		bottom_levels(g, &cpl, &work);
-		fprintf(sim_trace, "# costs from %s: %.1f CPU s, critical path %.1f s\n", g_getenv("CUGEN_SIMCOSTS"),
+		fprintf(trace, "# costs from %s: %.1f CPU s, critical path %.1f s\n", g_getenv("CUGEN_SIMCOSTS"),
 			work, cpl);
 	}
-	fprintf(sim_trace, "# %.2f s simulated\n", simulate(g, p, threads, NULL));
-	fclose(sim_trace);
-	sim_trace = NULL;
+	fprintf(trace, "# %.2f s simulated\n", simulate(g, p, threads, NULL, trace));
+	fclose(trace);
 }
 
 Graph *plan_make(const Config *c, const Machine *m, const History *h,

@@ -11,6 +11,7 @@
 # 0, on 2 cores, or where it would save under 2 s (1 s device compiles),
 # no split; a split taken on the default (guessed) costs is dropped once
 # a build measured short device compiles, and kept for long ones.
+# CUGEN_SIMTRACE writes the simulated build, edge by edge.
 . "$(dirname "$0")/lib.sh"
 need_cuda
 command -v python3 >/dev/null 2>&1 || skip "no python3"
@@ -146,6 +147,19 @@ history k 60 5
 run "$CUGEN" setup -B k --profile eight
 sed -n 's/^split_edges=//p' k/.cugen/plan.ini | cmp -s - set.guessed || die "measured 60 s device compiles: the guessed split changed"
 grep -q '^split_guessed' k/.cugen/plan.ini && die "measured 60 s: plan.ini still says guessed"
+
+note "CUGEN_SIMTRACE writes the simulated build (with CUGEN_SIMCOSTS, with a build's costs)"
+CUGEN_SIMTRACE="$WORK/trace.txt" CUGEN_SIMCOSTS=w "$CUGEN" plan -B w --profile wide >/dev/null || die "cugen plan with a trace failed"
+python3 - "$WORK/trace.txt" <<'EOF' || die "the trace is not a simulated build"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[0].startswith('# costs from w: '), lines[0]
+starts = [l.split()[3] for l in lines if l.startswith('start ')]
+ends = {l.split()[3]: float(l.split()[1]) for l in lines if l.startswith('end ')}
+assert len(starts) >= 20 and sorted(starts) == sorted(ends), (len(starts), len(ends))
+m = re.match(r'# ([0-9.]+) s simulated$', lines[-1])
+assert m and abs(float(m.group(1)) - max(ends.values())) < 0.02, (lines[-1], max(ends.values()))
+EOF
 
 note "2 cores: no split weighed, none recorded"
 run "$CUGEN" setup -B t --profile two
