@@ -1017,13 +1017,14 @@ static gboolean try_tail_split(GraphBuilder build, void *data, const History *h,
 		else /* its edges are gone: choose anew */
 			g_hash_table_destroy(set);
 	}
-	/* a guessed set, weighed again, competes with the fresh ones */
 	const gboolean kept = sets->len > 0;
 	if (kept)
 		prev = 1;
 	else
 		prev = prev == 0 ? 0 : -1;
-	if (!kept || reweigh) {
+	/* a guessed set (sets[0]), weighed again, competes with fresh ones */
+	const gboolean guessed = kept && reweigh;
+	if (!kept || guessed) {
 		const guint ks[] = { (guint)p->cores / 4, (guint)p->cores / 2, (guint)p->cores };
 		guint last = 0;
 		for (gsize i = 0; i < G_N_ELEMENTS(ks); i++) {
@@ -1036,6 +1037,7 @@ static gboolean try_tail_split(GraphBuilder build, void *data, const History *h,
 	/* the fastest of them (the first of equals; the guessed set unless
 	 * another saves 2 s), against none */
 	Candidate best = { 0 };
+	guint best_i = 0;
 	EdgeOptions alt = *ch;
 	alt.tail_split = sc;
 	gboolean ok = TRUE;
@@ -1047,11 +1049,12 @@ static gboolean try_tail_split(GraphBuilder build, void *data, const History *h,
 		if (!ok)
 			break;
 		k.t = evaluate(k.g, p, threads, &k.how);
-		const double bar = kept && reweigh && best.g && alt.split_edges == g_ptr_array_index(sets, 0) ? 2 : 0;
+		const double bar = guessed && best_i == 0 ? 2 : 0;
 		if (!best.g || k.t < best.t - bar) {
 			if (best.g)
 				candidate_free(&best);
 			best = k;
+			best_i = i;
 			alt.split_edges = o.split_edges;
 		} else {
 			candidate_free(&k);
@@ -1065,9 +1068,9 @@ static gboolean try_tail_split(GraphBuilder build, void *data, const History *h,
 						    g_hash_table_size(alt.split_edges));
 		Alternative a = { taken, taken_short, "no --split-compile for the device compiles whose chains end last",
 				  "without", prev, 0.95, 2, 0.1, FALSE };
-		if (reweigh && kept) { /* measured: any 2 s keep the guessed set; another as new */
+		if (guessed) { /* measured: any 2 s keep the guessed set; another as new */
 			a.prev = -1;
-			if (alt.split_edges == g_ptr_array_index(sets, 0))
+			if (best_i == 0)
 				a.margin = 1;
 		}
 		weigh(&a, &alt, &best, p, g, info, ch, t, how);
@@ -1090,12 +1093,12 @@ static gboolean try_tail_split(GraphBuilder build, void *data, const History *h,
  * graph's costs: the last thing plan_make does. */
 static void write_trace(Graph *g, const Plan *p, const Config *c, const GraphInfo *info, int threads)
 {
-	const char *path = g_getenv("CUGEN_SIMTRACE");
+	const char *path = g_getenv("CUGEN_SIMTRACE"), *costs = g_getenv("CUGEN_SIMCOSTS");
 	FILE *trace;
 	if (!path || g->edges->len > 20000 || !(trace = fopen(path, "w")))
 		return;
-	if (g_getenv("CUGEN_SIMCOSTS")) {
-		History *h = history_load(g_getenv("CUGEN_SIMCOSTS"));
+	if (costs) {
+		History *h = history_load(costs);
 		Plan tp = *p;
 		tp.why = g_ptr_array_new_with_free_func(g_free);
 		set_costs(g, h, c, info, threads, p->pp_edges, &tp);
@@ -1103,8 +1106,7 @@ static void write_trace(Graph *g, const Plan *p, const Config *c, const GraphInf
 		history_free(h);
 		double cpl, work;
 		bottom_levels(g, &cpl, &work);
-		fprintf(trace, "# costs from %s: %.1f CPU s, critical path %.1f s\n", g_getenv("CUGEN_SIMCOSTS"),
-			work, cpl);
+		fprintf(trace, "# costs from %s: %.1f CPU s, critical path %.1f s\n", costs, work, cpl);
 	}
 	fprintf(trace, "# %.2f s simulated\n", simulate(g, p, threads, NULL, trace));
 	fclose(trace);
