@@ -71,6 +71,27 @@ copy_example() { # name dest
 	cp -R "$SRC/examples/$1/." "$2/"
 }
 
+# The planner's tests: the multi example in $WORK/p, made the current
+# directory; they read cugen plan --json with python3, and unset the CI
+# variables (by which cugen would choose a [profile ci]).
+multi_project() {
+	command -v python3 >/dev/null 2>&1 || skip "no python3"
+	unset CI GITHUB_ACTIONS GITLAB_CI TF_BUILD
+	copy_example multi "$WORK/p"
+	cd "$WORK/p" || exit 1
+}
+
+# append [profile NAME] to ./cugen.ini: jobs = JOBS, memory = 64G and
+# each KEY=VALUE as KEY = VALUE
+add_profile() { # name jobs [key=value...]
+	_name=$1 _jobs=$2
+	shift 2
+	printf '\n[profile %s]\njobs = %s\nmemory = 64G\n' "$_name" "$_jobs" >>cugen.ini
+	for _kv in "$@"; do
+		printf '%s = %s\n' "${_kv%%=*}" "${_kv#*=}" >>cugen.ini
+	done
+}
+
 # A small project: two CUDA TUs and a C++ TU in a static library and an
 # executable. a.cu includes common.h (host and device views) and, only in
 # the device view, dev.cuh; b.cu includes only common.h; main.cpp host.h.

@@ -8,21 +8,9 @@
 # shard manifest hashes the same rule either way.
 . "$(dirname "$0")/lib.sh"
 need_cuda
-command -v python3 >/dev/null 2>&1 || skip "no python3"
-unset CI GITHUB_ACTIONS GITLAB_CI TF_BUILD
-
-copy_example multi "$WORK/p"
-cd "$WORK/p" || exit 1
-cat >>cugen.ini <<'INI'
-
-[profile wide]
-jobs = 6
-memory = 64G
-
-[profile one]
-jobs = 1
-memory = 64G
-INI
+multi_project
+add_profile wide 6
+add_profile one 1
 edges() { # builddir profile kind -> count
 	"$CUGEN" plan -B "$1" --profile "$2" --json >"$WORK/plan.json" || die "cugen plan failed"
 	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["edges"].get(sys.argv[2], 0))' \

@@ -8,12 +8,7 @@
 # jobs fit; bad runners and time limits are clear errors.
 . "$(dirname "$0")/lib.sh"
 need_cuda
-command -v python3 >/dev/null 2>&1 || skip "no python3"
-unset CI GITHUB_ACTIONS GITLAB_CI TF_BUILD
-
-P=$WORK/p
-copy_example multi "$P"
-cd "$P" || exit 1
+multi_project
 cp cugen.ini orig.ini
 
 note "every runner: parses back, pools within cores and memory"

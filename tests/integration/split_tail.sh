@@ -14,35 +14,12 @@
 # CUGEN_SIMTRACE writes the simulated build, edge by edge.
 . "$(dirname "$0")/lib.sh"
 need_cuda
-command -v python3 >/dev/null 2>&1 || skip "no python3"
-unset CI GITHUB_ACTIONS GITLAB_CI TF_BUILD
-
-copy_example multi "$WORK/p"
-cd "$WORK/p" || exit 1
-cat >>cugen.ini <<'INI'
-
-[profile wide]
-jobs = 16
-memory = 64G
-
-[profile tailword]
-jobs = 16
-memory = 64G
-split_compile = tail
-
-[profile nosplit]
-jobs = 16
-memory = 64G
-split_compile = 0
-
-[profile two]
-jobs = 2
-memory = 64G
-
-[profile eight]
-jobs = 8
-memory = 64G
-INI
+multi_project
+add_profile wide 16
+add_profile tailword 16 split_compile=tail
+add_profile nosplit 16 split_compile=0
+add_profile two 2
+add_profile eight 8
 
 history() { # builddir device-seconds [fe-host-seconds]: appended to edges.log (its latest line per step counts)
 	"$NINJA" -C "$1" -t targets all | awk -F': ' -v dev="$2" -v other="${3:-}" '
