@@ -72,18 +72,36 @@ static void add_arch(GArray *v, int num, char suffix, gboolean sass, gboolean pt
 	a->ptx |= ptx;
 }
 
+static void loc_verror(GError **err, const Setting *s, const char *word, const char *fmt, va_list ap)
+	G_GNUC_PRINTF(4, 0);
+static void loc_verror(GError **err, const Setting *s, const char *word, const char *fmt, va_list ap)
+{
+	char *m = g_strdup_vprintf(fmt, ap);
+	Loc at = setting_word_loc(s, word);
+	if (at.file)
+		cg_error_loc(err, at.file, at.line, "%s", m);
+	else
+		cg_usage_error(err, "%s", m); /* --archs: the command line */
+	g_free(m);
+}
+
 static void loc_error(GError **err, const Setting *s, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static void loc_error(GError **err, const Setting *s, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *m = g_strdup_vprintf(fmt, ap);
+	loc_verror(err, s, NULL, fmt, ap);
 	va_end(ap);
-	if (s->loc.file)
-		cg_error_loc(err, s->loc.file, s->loc.line, "%s", m);
-	else
-		cg_usage_error(err, "%s", m); /* --archs: the command line */
-	g_free(m);
+}
+
+/* An error about one word of the value: at the line it is written on. */
+static void word_error(GError **err, const Setting *s, const char *word, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+static void word_error(GError **err, const Setting *s, const char *word, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	loc_verror(err, s, word, fmt, ap);
+	va_end(ap);
 }
 
 static gboolean supported_num(GPtrArray *supported, int num)
@@ -204,7 +222,7 @@ ArchSet *archset_resolve(const Setting *archs, const Setting *ptx,
 			GError *ne = NULL;
 			GPtrArray *nat = arch_query_native(&ne);
 			if (!nat) {
-				loc_error(err, archs, "%s", ne->message + 7);
+				word_error(err, archs, w, "%s", ne->message + 7);
 				g_error_free(ne);
 				ok = FALSE;
 				break;
@@ -217,13 +235,13 @@ ArchSet *archset_resolve(const Setting *archs, const Setting *ptx,
 		Arch a;
 		char kind;
 		if (!parse_word(w, &a, &kind)) {
-			loc_error(err, archs, "invalid arch '%s' (expected e.g. 90, sm_90, 90a, compute_90, all, all-major, native)", w);
+			word_error(err, archs, w, "invalid arch '%s' (expected e.g. 90, sm_90, 90a, compute_90, all, all-major, native)", w);
 			ok = FALSE;
 			break;
 		}
 		if (!supported_num(supported, a.num)) {
 			char *list = supported_list(supported);
-			loc_error(err, archs, "arch '%s' is not supported by this CUDA toolkit (supported: %s)", w, list);
+			word_error(err, archs, w, "arch '%s' is not supported by this CUDA toolkit (supported: %s)", w, list);
 			g_free(list);
 			ok = FALSE;
 			break;
@@ -257,14 +275,14 @@ ArchSet *archset_resolve(const Setting *archs, const Setting *ptx,
 				if (!parse_word(w, &a, &kind)) {
 					const char *const choices[] = { "highest", "none", "all", NULL };
 					const char *hint = cg_suggest(w, choices);
-					loc_error(err, ptx, "invalid ptx value '%s' (expected highest, none, all or a list of archs)%s%s%s",
+					word_error(err, ptx, w, "invalid ptx value '%s' (expected highest, none, all or a list of archs)%s%s%s",
 						  w, hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
 					ok = FALSE;
 				} else {
 					Arch *x = find_arch(v, a.num, a.suffix);
 					if (!x) {
 						char *d = archset_describe(&(ArchSet){ v });
-						loc_error(err, ptx, "ptx arch '%s' is not in archs (%s)", w, d);
+						word_error(err, ptx, w, "ptx arch '%s' is not in archs (%s)", w, d);
 						g_free(d);
 						ok = FALSE;
 					} else {
@@ -306,7 +324,7 @@ static GPtrArray *selection_ids(const Setting *sel, GError **err)
 		Arch a;
 		char kind;
 		if (!parse_word(w, &a, &kind)) {
-			loc_error(err, sel, "invalid arch '%s' in the arch selection (expected e.g. 80, sm_90, 90a)", w);
+			word_error(err, sel, w, "invalid arch '%s' in the arch selection (expected e.g. 80, sm_90, 90a)", w);
 			goto fail;
 		}
 		g_ptr_array_add(ids, arch_id(&a));
@@ -340,7 +358,7 @@ gboolean archset_check_selection(const Setting *sel, GPtrArray *sets, GError **e
 		}
 		if (!found) {
 			char *d = sets->len ? archset_describe(g_ptr_array_index(sets, 0)) : g_strdup("");
-			loc_error(err, sel, "arch '%s' is not in the project's arch set (%s); "
+			word_error(err, sel, id, "arch '%s' is not in the project's arch set (%s); "
 				  "a build may select only archs of [cuda] archs", id, d);
 			g_free(d);
 			ok = FALSE;

@@ -52,6 +52,7 @@ typedef struct {
 	char *key;
 	char *value;
 	Loc loc;
+	GArray *lines; /* ValueLine: its continuation lines, or NULL */
 } Entry;
 
 typedef struct {
@@ -78,6 +79,8 @@ static void entry_free(gpointer p)
 	Entry *e = p;
 	g_free(e->key);
 	g_free(e->value);
+	if (e->lines)
+		g_array_unref(e->lines);
 	g_free(e);
 }
 
@@ -312,6 +315,10 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 			if (key)
 				return 1;
 		}
+		ValueLine l = { strlen(e->value) + 1, r->line };
+		if (!e->lines)
+			e->lines = g_array_new(FALSE, FALSE, sizeof(ValueLine));
+		g_array_append_val(e->lines, l);
 		char *v = g_strconcat(e->value, " ", value, NULL);
 		g_free(e->value);
 		e->value = v;
@@ -480,6 +487,9 @@ static void set_entry(Section *s, const char *key, const char *value, Loc loc)
 	g_free(e->value);
 	e->value = g_strdup(value);
 	e->loc = loc;
+	if (e->lines)
+		g_array_unref(e->lines);
+	e->lines = NULL;
 }
 
 static Section *ensure_section(GPtrArray *secs, SecKind k, const char *name, Loc loc)
@@ -592,16 +602,69 @@ static gboolean parse_bool(const char *v, gboolean *out)
 	return FALSE;
 }
 
+static gboolean word_edge(char c)
+{
+	return !c || c == ',' || c == '"' || c == '\'' || g_ascii_isspace(c);
+}
+
+Loc config_word_loc(Loc loc, const GArray *lines, const char *value, const char *word, gboolean last)
+{
+	if (!lines || !value || !word || !*word)
+		return loc;
+	const gsize n = strlen(word);
+	const char *at = NULL;
+	for (const char *p = value; (p = strstr(p, word)); p++)
+		if ((p == value || word_edge(p[-1])) && word_edge(p[n])) {
+			at = p;
+			if (!last)
+				break;
+		}
+	if (!at)
+		return loc;
+	for (guint i = 0; i < lines->len; i++) {
+		const ValueLine *l = &g_array_index(lines, ValueLine, i);
+		if (l->off <= (gsize)(at - value))
+			loc.line = l->line;
+	}
+	return loc;
+}
+
+Loc setting_word_loc(const Setting *s, const char *word)
+{
+	return config_word_loc(s->loc, s->lines, s->value, word, FALSE);
+}
+
+static void entry_verror(GError **err, const Entry *e, const char *word, gboolean last, const char *fmt,
+			 va_list ap) G_GNUC_PRINTF(5, 0);
+static void entry_verror(GError **err, const Entry *e, const char *word, gboolean last, const char *fmt, va_list ap)
+{
+	char *m = g_strdup_vprintf(fmt, ap);
+	Loc at = config_word_loc(e->loc, e->lines, e->value, word, last);
+	cg_error_loc(err, at.file, at.line, "%s", m);
+	g_free(m);
+}
+
 /* Error located at an entry (or the command line). */
 static void entry_error(GError **err, const Entry *e, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static void entry_error(GError **err, const Entry *e, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *m = g_strdup_vprintf(fmt, ap);
+	entry_verror(err, e, NULL, FALSE, fmt, ap);
 	va_end(ap);
-	cg_error_loc(err, e->loc.file, e->loc.line, "%s", m);
-	g_free(m);
+}
+
+/* Error about one word of an entry's value: located at the line that
+ * word is on (the first time it is written there, or with last the
+ * last time). */
+static void word_error(GError **err, const Entry *e, const char *word, gboolean last, const char *fmt, ...)
+	G_GNUC_PRINTF(5, 6);
+static void word_error(GError **err, const Entry *e, const char *word, gboolean last, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	entry_verror(err, e, word, last, fmt, ap);
+	va_end(ap);
 }
 
 static gboolean get_choice(Section *s, const char *key, const char *const *choices,
@@ -704,7 +767,7 @@ static gboolean check_cuda_flags(Section *s, const char *key, const char *what, 
 			gsize n = strlen(bad);
 			if (strcmp(f, bad) == 0 || (strncmp(f, bad, n) == 0 && f[n] == '=') ||
 			    (strcmp(bad, "-arch") == 0 && g_str_has_prefix(f, "-arch"))) {
-				entry_error(err, e, "flag '%s' in %s is set by cugen (%s)", f, what,
+				word_error(err, e, f, FALSE, "flag '%s' in %s is set by cugen (%s)", f, what,
 					    g_str_has_prefix(bad, "-std") || g_str_has_prefix(bad, "--std")
 						? "use [cuda] std instead"
 						: "use archs, mode or the build directory instead");
@@ -722,15 +785,25 @@ static Loc entry_loc(Section *s, const char *key)
 	return e ? e->loc : (Loc){ NULL, 0 };
 }
 
+static void setting_clear(Setting *st)
+{
+	g_free(st->value);
+	if (st->lines)
+		g_array_unref(st->lines);
+	memset(st, 0, sizeof *st);
+}
+
 static gboolean set_setting(Setting *st, Section *s, const char *key, const Setting *def)
 {
 	Entry *e = find_entry(s, key);
 	if (e) {
 		st->value = g_strdup(e->value);
 		st->loc = e->loc;
+		st->lines = e->lines ? g_array_ref(e->lines) : NULL;
 	} else {
 		st->value = g_strdup(def->value);
 		st->loc = def->loc;
+		st->lines = def->lines ? g_array_ref(def->lines) : NULL;
 	}
 	return TRUE;
 }
@@ -879,15 +952,15 @@ static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, 
 				globfree(&g);
 			g_ptr_array_sort(files, cmp_strp);
 			if (files->len == 0) {
-				entry_error(err, e, "glob '%s' matches no file", w);
+				word_error(err, e, w, FALSE, "glob '%s' matches no file", w);
 				ok = FALSE;
 			}
 			for (guint k = 0; ok && k < files->len; k++)
 				if (strpbrk(g_ptr_array_index(files, k), "\n\r")) {
-					entry_error(err, e, "glob '%s' matches a file whose name contains a newline", w);
+					word_error(err, e, w, FALSE, "glob '%s' matches a file whose name contains a newline", w);
 					ok = FALSE;
 				} else if (first_control(g_ptr_array_index(files, k))) {
-					entry_error(err, e, "glob '%s' matches a file whose name contains a control character", w);
+					word_error(err, e, w, FALSE, "glob '%s' matches a file whose name contains a control character", w);
 					ok = FALSE;
 				}
 			char *dir = g_path_get_dirname(abs);
@@ -898,11 +971,11 @@ static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, 
 		} else {
 			if (!path_is_file(abs)) {
 				if (path_is_dir(abs))
-					entry_error(err, e, "source '%s' is a directory", w);
+					word_error(err, e, w, FALSE, "source '%s' is a directory", w);
 				else if (g_file_test(abs, G_FILE_TEST_EXISTS))
-					entry_error(err, e, "source '%s' is not a regular file", w);
+					word_error(err, e, w, FALSE, "source '%s' is not a regular file", w);
 				else
-					entry_error(err, e, "source file '%s' not found", w);
+					word_error(err, e, w, FALSE, "source file '%s' not found", w);
 				ok = FALSE;
 			} else {
 				g_ptr_array_add(files, g_strdup(abs));
@@ -913,14 +986,14 @@ static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, 
 			Lang lang;
 			char *rel = cg_relpath(f, c->srcdir);
 			if (!lang_of(f, &lang)) {
-				entry_error(err, e, "'%s' is not a source file (expected .cu, .c, .cpp, .cc, .cxx)", rel);
+				word_error(err, e, w, FALSE, "'%s' is not a source file (expected .cu, .c, .cpp, .cc, .cxx)", rel);
 				ok = FALSE;
 			} else if (g_hash_table_contains(owner, f)) {
 				Target *o = g_hash_table_lookup(owner, f);
 				if (o == t)
-					entry_error(err, e, "source '%s' is listed twice in target '%s'", rel, t->name);
+					word_error(err, e, w, TRUE, "source '%s' is listed twice in target '%s'", rel, t->name);
 				else
-					entry_error(err, e, "source '%s' is already in target '%s' (line %d)",
+					word_error(err, e, w, FALSE, "source '%s' is already in target '%s' (line %d)",
 						    rel, o->name, o->loc.line);
 				ok = FALSE;
 			} else {
@@ -928,7 +1001,7 @@ static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, 
 				s->abs = g_strdup(f);
 				s->rel = g_strdup(rel);
 				s->lang = lang;
-				s->loc = e->loc;
+				s->loc = config_word_loc(e->loc, e->lines, e->value, w, FALSE);
 				g_ptr_array_add(t->sources, s);
 				g_hash_table_insert(owner, s->abs, t);
 			}
@@ -950,8 +1023,8 @@ static void target_free(gpointer p)
 	g_ptr_array_free(t->defines, TRUE);
 	g_ptr_array_free(t->libs, TRUE);
 	g_ptr_array_free(t->deps, TRUE);
-	g_free(t->archs.value);
-	g_free(t->ptx.value);
+	setting_clear(&t->archs);
+	setting_clear(&t->ptx);
 	g_free(t->cuda_flags);
 	g_free(t->host_flags);
 	g_free(t->cflags);
@@ -1031,14 +1104,14 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	for (guint i = 0; i < t->defines->len; i++) {
 		const char *d = g_ptr_array_index(t->defines, i);
 		if (!g_ascii_isalpha(d[0]) && d[0] != '_') {
-			entry_error(err, find_entry(s, "defines"), "invalid define '%s' (expected NAME or NAME=VALUE)", d);
+			word_error(err, find_entry(s, "defines"), d, FALSE, "invalid define '%s' (expected NAME or NAME=VALUE)", d);
 			return FALSE;
 		}
 	}
 	for (guint i = 0; i < t->libs->len; i++) {
 		const char *l = g_ptr_array_index(t->libs, i);
 		if (g_str_has_prefix(l, "-l")) {
-			entry_error(err, find_entry(s, "libs"), "write library '%s' without '-l' (libs = %s)", l, l + 2);
+			word_error(err, find_entry(s, "libs"), l, FALSE, "write library '%s' without '-l' (libs = %s)", l, l + 2);
 			return FALSE;
 		}
 	}
@@ -1160,24 +1233,24 @@ static gboolean resolve_deps(Config *c, GPtrArray *secs, GError **err)
 				for (guint j = 0; j < c->targets->len; j++)
 					cands[j] = ((Target *)g_ptr_array_index(c->targets, j))->name;
 				const char *hint = cg_suggest(n, cands);
-				entry_error(err, e, "unknown dependency '%s' of target '%s'%s%s%s", n, t->name,
+				word_error(err, e, n, FALSE, "unknown dependency '%s' of target '%s'%s%s%s", n, t->name,
 					    hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
 				g_free(cands);
 				g_ptr_array_free(names, TRUE);
 				return FALSE;
 			}
 			if (d == t) {
-				entry_error(err, e, "target '%s' depends on itself", t->name);
+				word_error(err, e, n, FALSE, "target '%s' depends on itself", t->name);
 				g_ptr_array_free(names, TRUE);
 				return FALSE;
 			}
 			if (d->type == TGT_EXECUTABLE) {
-				entry_error(err, e, "target '%s' cannot depend on executable '%s'", t->name, n);
+				word_error(err, e, n, FALSE, "target '%s' cannot depend on executable '%s'", t->name, n);
 				g_ptr_array_free(names, TRUE);
 				return FALSE;
 			}
 			if (g_ptr_array_find(t->deps, d, NULL)) {
-				entry_error(err, e, "dependency '%s' listed twice", n);
+				word_error(err, e, n, TRUE, "dependency '%s' listed twice", n);
 				g_ptr_array_free(names, TRUE);
 				return FALSE;
 			}
@@ -1415,6 +1488,7 @@ static gboolean read_profile(Config *c, GPtrArray *secs, GError **err)
 		c->build_archs = g_new0(Setting, 1);
 		c->build_archs->value = g_strdup(a->value);
 		c->build_archs->loc = a->loc;
+		c->build_archs->lines = a->lines ? g_array_ref(a->lines) : NULL;
 	}
 	return TRUE;
 }
@@ -1511,7 +1585,8 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 	if (!read_profile(c, secs, err))
 		return FALSE;
 	if (opt->archs) {
-		g_free(c->build_archs ? c->build_archs->value : NULL);
+		if (c->build_archs)
+			setting_clear(c->build_archs);
 		g_free(c->build_archs);
 		c->build_archs = g_new0(Setting, 1);
 		c->build_archs->value = g_strdup(opt->archs);
@@ -1593,8 +1668,8 @@ void config_free(Config *c)
 	g_free(c->srcdir);
 	g_free(c->name);
 	g_free(c->version);
-	g_free(c->archs.value);
-	g_free(c->ptx.value);
+	setting_clear(&c->archs);
+	setting_clear(&c->ptx);
 	g_free(c->std);
 	g_free(c->flags);
 	g_free(c->host_flags);
@@ -1611,7 +1686,7 @@ void config_free(Config *c)
 	g_free(c->cxxflags);
 	g_free(c->ldflags);
 	if (c->build_archs) {
-		g_free(c->build_archs->value);
+		setting_clear(c->build_archs);
 		g_free(c->build_archs);
 	}
 	if (c->profile) {

@@ -30,11 +30,20 @@ typedef struct {
 	Loc loc;    /* the `sources` line that named it */
 } Source;
 
+/* Where each continuation line of a value (an indented line that goes
+ * on with the key above) starts in the value, and its line number. */
+typedef struct {
+	gsize off;
+	int line;
+} ValueLine;
+
 /* A value as written, with its location: kept for messages and for
- * resolving archs once the toolkit is known. */
+ * resolving archs once the toolkit is known. lines: its ValueLines (a
+ * reference), NULL when it is one line. */
 typedef struct {
 	char *value;
 	Loc loc;
+	GArray *lines;
 } Setting;
 
 typedef struct Target Target;
@@ -118,6 +127,12 @@ typedef struct {
 } ConfigOptions;
 
 Config *config_load(const ConfigOptions *opt, GError **err);
+/* Where word is written in a value that starts at loc and goes on over
+ * lines (ValueLine, NULL for one line): the line of its first
+ * occurrence as a whole word, or with last of its last one; loc when
+ * the value has one line or word is not written as such. */
+Loc config_word_loc(Loc loc, const GArray *lines, const char *value, const char *word, gboolean last);
+Loc setting_word_loc(const Setting *s, const char *word);
 void config_free(Config *c);
 
 const char *lang_name(Lang l);
