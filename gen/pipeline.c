@@ -170,6 +170,76 @@ static char *expand_vars(const char *s, GHashTable *env)
 	return r;
 }
 
+/* nvcc --dryrun's output, a step at a time: its "#$ " lines, where
+ * NAME=VALUE lines set variables that later steps' words may start with
+ * ($NAME/...). Each step gives its line (cmd), its words expanded (argv,
+ * the caller's to keep or free) and its program's base name (base, the
+ * reader's until the next step); argv[0] becomes a full path when it is
+ * one of tools written without a directory. */
+typedef struct {
+	char **lines, **at;
+	GHashTable *env;
+	GRegex *assign;
+	const char *const *tools;
+	const char *cmd;
+	GPtrArray *argv;
+	char *base;
+} Dryrun;
+
+static void dryrun_open(Dryrun *d, const char *text, const char *const *tools)
+{
+	memset(d, 0, sizeof *d);
+	d->lines = d->at = g_strsplit(text, "\n", -1);
+	d->env = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	d->assign = g_regex_new("^[A-Za-z_][A-Za-z0-9_]*=", 0, 0, NULL);
+	d->tools = tools;
+}
+
+/* The next step; FALSE at the end, or with *ok FALSE (and err) on a
+ * line that does not split into words. */
+static gboolean dryrun_next(Dryrun *d, gboolean *ok, GError **err)
+{
+	g_clear_pointer(&d->base, g_free);
+	for (; *d->at; d->at++) {
+		if (!g_str_has_prefix(*d->at, "#$ "))
+			continue;
+		const char *cmd = *d->at + 3;
+		if (g_regex_match(d->assign, cmd, 0, NULL)) {
+			const char *eq = strchr(cmd, '=');
+			g_hash_table_replace(d->env, g_strndup(cmd, eq - cmd), g_strdup(eq + 1));
+			continue;
+		}
+		int argc = 0;
+		char **v = NULL;
+		if (!g_shell_parse_argv(cmd, &argc, &v, NULL)) {
+			cg_error(err, "cannot parse nvcc --dryrun line: %s", cmd);
+			*ok = FALSE;
+			return FALSE;
+		}
+		d->at++;
+		d->cmd = cmd;
+		d->argv = strv_array();
+		for (int i = 0; i < argc; i++)
+			g_ptr_array_add(d->argv, expand_vars(v[i], d->env));
+		g_strfreev(v);
+		d->base = g_path_get_basename(g_ptr_array_index(d->argv, 0));
+		if (g_strv_contains(d->tools, d->base) && !strchr(g_ptr_array_index(d->argv, 0), '/')) {
+			g_free(d->argv->pdata[0]);
+			d->argv->pdata[0] = tool_path(d->base, d->env);
+		}
+		return TRUE;
+	}
+	return FALSE;
+}
+
+static void dryrun_close(Dryrun *d)
+{
+	g_free(d->base);
+	g_regex_unref(d->assign);
+	g_strfreev(d->lines);
+	g_hash_table_destroy(d->env);
+}
+
 /* A step that occurs once per TU: a second one is not understood. */
 static GPtrArray *take(GPtrArray **slot, GPtrArray *argv, const char *what,
 		       GError **err, gboolean *ok)
@@ -198,40 +268,14 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 	Pipeline *p = g_new0(Pipeline, 1);
 	p->archs = g_ptr_array_new_with_free_func(parch_free);
 	p->images = g_ptr_array_new_with_free_func(g_free);
-	GHashTable *env = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	char **lines = g_strsplit(dryrun, "\n", -1);
 	GPtrArray *pending_pp = NULL; /* device gcc -E waiting for its cicc */
 	gboolean ok = TRUE;
-	GRegex *assign = g_regex_new("^[A-Za-z_][A-Za-z0-9_]*=", 0, 0, NULL);
-
-	for (char **l = lines; ok && *l; l++) {
-		if (!g_str_has_prefix(*l, "#$ "))
-			continue;
-		const char *cmd = *l + 3;
-		if (g_regex_match(assign, cmd, 0, NULL)) {
-			const char *eq = strchr(cmd, '=');
-			g_hash_table_replace(env, g_strndup(cmd, eq - cmd), g_strdup(eq + 1));
-			continue;
-		}
-		int argc = 0;
-		char **v = NULL;
-		if (!g_shell_parse_argv(cmd, &argc, &v, NULL)) {
-			cg_error(err, "cannot parse nvcc --dryrun line: %s", cmd);
-			ok = FALSE;
-			break;
-		}
-		GPtrArray *argv = strv_array();
-		for (int i = 0; i < argc; i++)
-			g_ptr_array_add(argv, expand_vars(v[i], env));
-		g_strfreev(v);
-		char *base = g_path_get_basename(g_ptr_array_index(argv, 0));
-		gboolean tool = strcmp(base, "cicc") == 0 || strcmp(base, "cudafe++") == 0 ||
-				strcmp(base, "ptxas") == 0 || strcmp(base, "fatbinary") == 0;
-		if (tool && !strchr(g_ptr_array_index(argv, 0), '/')) {
-			char *t = tool_path(base, env);
-			g_free(argv->pdata[0]);
-			argv->pdata[0] = t;
-		}
+	static const char *const tools[] = { "cicc", "cudafe++", "ptxas", "fatbinary", NULL };
+	Dryrun dr;
+	dryrun_open(&dr, dryrun, tools);
+	while (ok && dryrun_next(&dr, &ok, err)) {
+		GPtrArray *argv = dr.argv;
+		const char *cmd = dr.cmd, *base = dr.base;
 		GPtrArray *keep = NULL;
 		if (strcmp(base, "rm") == 0) {
 			/* nvcc's cleanup of its temporaries */
@@ -356,7 +400,6 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 			cg_error(err, "nvcc --dryrun: unknown step '%s'", base);
 			ok = FALSE;
 		}
-		g_free(base);
 		if (ok && keep && keep != pending_pp) {
 			const char *bad = leftover(keep);
 			if (bad) {
@@ -389,9 +432,7 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 			ok = FALSE;
 		}
 	}
-	g_regex_unref(assign);
-	g_strfreev(lines);
-	g_hash_table_destroy(env);
+	dryrun_close(&dr);
 	if (!ok) {
 		pipeline_free(p);
 		return NULL;
@@ -439,37 +480,13 @@ Dlink *dlink_parse(const char *dryrun, GError **err)
 {
 	Dlink *d = g_new0(Dlink, 1);
 	d->archs = g_ptr_array_new_with_free_func(darch_free);
-	GHashTable *env = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	GRegex *assign = g_regex_new("^[A-Za-z_][A-Za-z0-9_]*=", 0, 0, NULL);
-	char **lines = g_strsplit(dryrun, "\n", -1);
 	gboolean ok = TRUE;
-	for (char **l = lines; ok && *l; l++) {
-		if (!g_str_has_prefix(*l, "#$ "))
-			continue;
-		const char *cmd = *l + 3;
-		if (g_regex_match(assign, cmd, 0, NULL)) {
-			const char *eq = strchr(cmd, '=');
-			g_hash_table_replace(env, g_strndup(cmd, eq - cmd), g_strdup(eq + 1));
-			continue;
-		}
-		int argc = 0;
-		char **v = NULL;
-		if (!g_shell_parse_argv(cmd, &argc, &v, NULL)) {
-			cg_error(err, "cannot parse nvcc --dryrun line: %s", cmd);
-			ok = FALSE;
-			break;
-		}
-		GPtrArray *argv = strv_array();
-		for (int i = 0; i < argc; i++)
-			g_ptr_array_add(argv, expand_vars(v[i], env));
-		g_strfreev(v);
-		char *base = g_path_get_basename(g_ptr_array_index(argv, 0));
-		if ((strcmp(base, "nvlink") == 0 || strcmp(base, "fatbinary") == 0) &&
-		    !strchr(g_ptr_array_index(argv, 0), '/')) {
-			char *t = tool_path(base, env);
-			g_free(argv->pdata[0]);
-			argv->pdata[0] = t;
-		}
+	static const char *const tools[] = { "nvlink", "fatbinary", NULL };
+	Dryrun dr;
+	dryrun_open(&dr, dryrun, tools);
+	while (ok && dryrun_next(&dr, &ok, err)) {
+		GPtrArray *argv = dr.argv;
+		const char *cmd = dr.cmd, *base = dr.base;
 		GPtrArray *keep = NULL;
 		if (strcmp(base, "rm") == 0) {
 		} else if (strcmp(base, "nvlink") == 0) {
@@ -504,7 +521,6 @@ Dlink *dlink_parse(const char *dryrun, GError **err)
 			cg_error(err, "nvcc --dryrun -dlink: unknown step '%s'", base);
 			ok = FALSE;
 		}
-		g_free(base);
 		if (ok && keep) {
 			const char *bad = leftover(keep);
 			if (bad) {
@@ -519,9 +535,7 @@ Dlink *dlink_parse(const char *dryrun, GError **err)
 		cg_error(err, "nvcc --dryrun -dlink: missing steps (nvlink, fatbinary or the link stub compile)");
 		ok = FALSE;
 	}
-	g_regex_unref(assign);
-	g_strfreev(lines);
-	g_hash_table_destroy(env);
+	dryrun_close(&dr);
 	if (!ok) {
 		dlink_free(d);
 		return NULL;
