@@ -18,27 +18,6 @@
 #define SHN_LORESERVE 0xff00
 #define SHN_XINDEX 0xffff
 
-static guint16 rd16(const guint8 *p)
-{
-	guint16 v;
-	memcpy(&v, p, sizeof v);
-	return GUINT16_FROM_LE(v);
-}
-
-static guint32 rd32(const guint8 *p)
-{
-	guint32 v;
-	memcpy(&v, p, sizeof v);
-	return GUINT32_FROM_LE(v);
-}
-
-static guint64 rd64(const guint8 *p)
-{
-	guint64 v;
-	memcpy(&v, p, sizeof v);
-	return GUINT64_FROM_LE(v);
-}
-
 /* [off, off + size) lies within [0, len). */
 static gboolean in_range(guint64 off, guint64 size, gsize len)
 {
@@ -70,12 +49,12 @@ typedef struct {
 static RawShdr read_shdr(const guint8 *p)
 {
 	RawShdr s;
-	s.name = rd32(p);
-	s.type = rd32(p + 4);
-	s.flags = rd64(p + 8);
-	s.offset = rd64(p + 24);
-	s.size = rd64(p + 32);
-	s.link = rd32(p + 40);
+	s.name = cg_rd32(p);
+	s.type = cg_rd32(p + 4);
+	s.flags = cg_rd64(p + 8);
+	s.offset = cg_rd64(p + 24);
+	s.size = cg_rd64(p + 32);
+	s.link = cg_rd32(p + 40);
 	return s;
 }
 
@@ -101,9 +80,9 @@ ElfFile *elf_open(const void *data, gsize len, GError **err)
 			 "(only little-endian ELF)", d[5]);
 		return NULL;
 	}
-	guint64 phoff = rd64(d + 0x20);
-	guint16 phentsize = rd16(d + 0x36);
-	guint16 phnum = rd16(d + 0x38);
+	guint64 phoff = cg_rd64(d + 0x20);
+	guint16 phentsize = cg_rd16(d + 0x36);
+	guint16 phnum = cg_rd16(d + 0x38);
 	if (phnum && (phentsize < PHDR_SIZE ||
 		      !in_range(phoff, (guint64)phnum * phentsize, len))) {
 		cg_error(err, "ELF program header table (%u entries at offset %"
@@ -111,10 +90,10 @@ ElfFile *elf_open(const void *data, gsize len, GError **err)
 			 G_GSIZE_FORMAT " bytes)", phnum, phoff, len);
 		return NULL;
 	}
-	guint64 shoff = rd64(d + 0x28);
-	guint16 shentsize = rd16(d + 0x3a);
-	guint64 shnum = rd16(d + 0x3c);
-	guint32 shstrndx = rd16(d + 0x3e);
+	guint64 shoff = cg_rd64(d + 0x28);
+	guint16 shentsize = cg_rd16(d + 0x3a);
+	guint64 shnum = cg_rd16(d + 0x3c);
+	guint32 shstrndx = cg_rd16(d + 0x3e);
 
 	g_autoptr(GArray) secs = g_array_new(FALSE, TRUE, sizeof(ElfSection));
 	if (shoff == 0) /* no section table (possible after strip) */
@@ -185,10 +164,10 @@ done:;
 	ElfFile *elf = g_new0(ElfFile, 1);
 	elf->data = d;
 	elf->len = len;
-	elf->type = rd16(d + 0x10);
-	elf->machine = rd16(d + 0x12);
+	elf->type = cg_rd16(d + 0x10);
+	elf->machine = cg_rd16(d + 0x12);
 	elf->abiversion = d[8];
-	elf->flags = rd32(d + 0x30);
+	elf->flags = cg_rd32(d + 0x30);
 	elf->sections = g_steal_pointer(&secs);
 	return elf;
 }

@@ -18,27 +18,6 @@
 const char *const fatbin_sections[] = { ".nv_fatbin", "__nv_relfatbin",
 					NULL };
 
-static guint16 rd16(const guint8 *p)
-{
-	guint16 v;
-	memcpy(&v, p, sizeof v);
-	return GUINT16_FROM_LE(v);
-}
-
-static guint32 rd32(const guint8 *p)
-{
-	guint32 v;
-	memcpy(&v, p, sizeof v);
-	return GUINT32_FROM_LE(v);
-}
-
-static guint64 rd64(const guint8 *p)
-{
-	guint64 v;
-	memcpy(&v, p, sizeof v);
-	return GUINT64_FROM_LE(v);
-}
-
 void fatbin_image_free(FatbinImage *img)
 {
 	if (!img)
@@ -76,7 +55,7 @@ static char *arch_name(guint kind, guint sm, const char *suffix)
 
 gboolean fatbin_is_fatbin(const void *data, gsize len)
 {
-	return len >= 4 && rd32(data) == FATBIN_MAGIC;
+	return len >= 4 && cg_rd32(data) == FATBIN_MAGIC;
 }
 
 /* One entry at e (header and payload within [e, e + avail)). */
@@ -89,8 +68,8 @@ static FatbinImage *parse_entry(const guint8 *base, gsize at, gsize avail,
 			 G_GSIZE_FORMAT, at);
 		return NULL;
 	}
-	guint32 hsize = rd32(e + 4);
-	guint64 psize = rd64(e + 8);
+	guint32 hsize = cg_rd32(e + 4);
+	guint64 psize = cg_rd64(e + 8);
 	if (hsize < ENTRY_HDR || hsize > avail) {
 		cg_error(err, "bad fatbin entry header size %u at offset %"
 			 G_GSIZE_FORMAT, hsize, at);
@@ -102,13 +81,13 @@ static FatbinImage *parse_entry(const guint8 *base, gsize at, gsize avail,
 			 "its fatbin", at, psize);
 		return NULL;
 	}
-	guint32 noff = rd32(e + 32), nlen = rd32(e + 36);
+	guint32 noff = cg_rd32(e + 32), nlen = cg_rd32(e + 36);
 	if (nlen && (noff > hsize || nlen > hsize - noff)) {
 		cg_error(err, "bad name in the fatbin entry at offset %"
 			 G_GSIZE_FORMAT, at);
 		return NULL;
 	}
-	guint64 flags = rd64(e + 40);
+	guint64 flags = cg_rd64(e + 40);
 	const char *suffix = (flags & FATBIN_FLAG_ARCH_A) &&
 					     (flags & FATBIN_FLAG_ARCH_F)
 				     ? "af"
@@ -116,13 +95,13 @@ static FatbinImage *parse_entry(const guint8 *base, gsize at, gsize avail,
 			     : (flags & FATBIN_FLAG_ARCH_F) ? "f"
 							    : "";
 	FatbinImage *img = g_new0(FatbinImage, 1);
-	img->kind = rd16(e);
+	img->kind = cg_rd16(e);
 	img->kind_name = kind_name(img->kind);
-	img->sm = rd32(e + 28);
+	img->sm = cg_rd32(e + 28);
 	img->arch = arch_name(img->kind, img->sm, suffix);
 	img->flags = flags;
 	img->size = psize;
-	img->uncompressed_size = rd64(e + 56);
+	img->uncompressed_size = cg_rd64(e + 56);
 	if (flags & FATBIN_FLAG_ZSTD)
 		img->compression = "zstd";
 	else if (flags & FATBIN_FLAG_LZ4)
@@ -160,7 +139,7 @@ gboolean fatbin_parse(const void *data, gsize len, GPtrArray *images,
 	gsize pos = 0;
 	while (pos < len) {
 		gsize rest = len - pos;
-		if (rest < 4 || rd32(d + pos) != FATBIN_MAGIC) {
+		if (rest < 4 || cg_rd32(d + pos) != FATBIN_MAGIC) {
 			/* zero padding between containers */
 			gsize n = MIN(rest, 8);
 			if (!all_zero(d + pos, n)) {
@@ -176,9 +155,9 @@ gboolean fatbin_parse(const void *data, gsize len, GPtrArray *images,
 				 G_GSIZE_FORMAT, pos);
 			return FALSE;
 		}
-		guint16 version = rd16(d + pos + 4);
-		guint16 hsize = rd16(d + pos + 6);
-		guint64 body = rd64(d + pos + 8);
+		guint16 version = cg_rd16(d + pos + 4);
+		guint16 hsize = cg_rd16(d + pos + 6);
+		guint64 body = cg_rd64(d + pos + 8);
 		if (version != 1) {
 			cg_error(err, "unsupported fatbin version %u at "
 				 "offset %" G_GSIZE_FORMAT, version, pos);

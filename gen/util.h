@@ -4,13 +4,36 @@
  * ("FILE:LINE: error: MESSAGE" / "error: MESSAGE"), shell and ninja
  * quoting, "did you mean" suggestions, path helpers, the staging of
  * output files so that a failed run leaves the build directory untouched,
- * and the fast appends, hash and hash table that setup at scale needs.
+ * the fast appends, hash and hash table that setup at scale needs, and
+ * little-endian reads (ELF and fatbin headers).
  */
 #ifndef CUGEN_UTIL_H
 #define CUGEN_UTIL_H
 
 #include <glib.h>
 #include <string.h>
+
+/* Little-endian integers at p (ELF and fatbin headers), unaligned. */
+static inline guint16 cg_rd16(const guint8 *p)
+{
+	guint16 v;
+	memcpy(&v, p, sizeof v);
+	return GUINT16_FROM_LE(v);
+}
+
+static inline guint32 cg_rd32(const guint8 *p)
+{
+	guint32 v;
+	memcpy(&v, p, sizeof v);
+	return GUINT32_FROM_LE(v);
+}
+
+static inline guint64 cg_rd64(const guint8 *p)
+{
+	guint64 v;
+	memcpy(&v, p, sizeof v);
+	return GUINT64_FROM_LE(v);
+}
 
 #define CUGEN_ERROR (cugen_error_quark())
 GQuark cugen_error_quark(void);
