@@ -6,17 +6,20 @@
  * choosing another arch to take it from does not recompile the host side)
  * `cugen devrt-hint` (runs nvlink; when it fails for want of
  * libcudadevrt, says which key to set), `cugen exec` (runs one step
- * and logs its peak memory and CPU time for the planner) and `cugen slot`
+ * and logs its peak memory and CPU time for the planner; under ninja it
+ * stops the step when ninja dies) and `cugen slot`
  * (the make backend's stand-in for ninja's pools).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include <sys/file.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -131,6 +134,55 @@ int cmd_devrt_hint(int argc, char **argv)
 	return rc;
 }
 
+/* The ninja (or samu) that runs this command: the first such ancestor
+ * within a few generations (ninja runs `sh -c`, which runs us), or 0. */
+static pid_t ninja_ancestor(void)
+{
+	pid_t p = getppid();
+	for (int depth = 0; depth < 4 && p > 1; depth++) {
+		char path[64], *text = NULL;
+		g_snprintf(path, sizeof path, "/proc/%d/stat", (int)p);
+		if (!g_file_get_contents(path, &text, NULL, NULL))
+			return 0;
+		/* "PID (COMM) STATE PPID ...": COMM may hold spaces and ')' */
+		const char *open = strchr(text, '('), *close = strrchr(text, ')');
+		char comm[32] = "", state;
+		int ppid = 0;
+		if (open && close && close > open) {
+			g_strlcpy(comm, open + 1, MIN(sizeof comm, (gsize)(close - open)));
+			if (sscanf(close + 1, " %c %d", &state, &ppid) != 2)
+				ppid = 0;
+		}
+		g_free(text);
+		if (strcmp(comm, "ninja") == 0 || strcmp(comm, "samu") == 0)
+			return p;
+		p = ppid;
+	}
+	return 0;
+}
+
+static int pidfd_of(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* The watched command's process group, for the signal handler. */
+static volatile sig_atomic_t exec_group;
+
+static void forward_signal(int sig)
+{
+	if (exec_group > 0)
+		kill(-(pid_t)exec_group, sig);
+}
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
 /* cugen exec LOG TAG -- CMD...: run CMD, then append one line
  * "TAG<TAB>STEP<TAB>MAXRSS_KB<TAB>CPU_S<TAB>WALL_S" to LOG (one write,
  * O_APPEND: concurrent edges do not interleave). The planner learns each
@@ -142,6 +194,30 @@ int cmd_exec(int argc, char **argv)
 		fprintf(stderr, "usage: cugen exec LOG TAG -- COMMAND...\n");
 		return 2;
 	}
+	/* Under ninja, CMD runs in a process group of its own, which gets
+	 * the signals that ours gets (ninja stops a job by signalling its
+	 * group), and which is stopped when ninja itself dies (kill -9 of
+	 * ninja leaves its jobs running: their late outputs would race the
+	 * next build's). */
+	pid_t ninja = ninja_ancestor();
+	int nfd = ninja > 0 ? pidfd_of(ninja) : -1;
+	sigset_t fwd, old_mask;
+	sigemptyset(&fwd);
+	if (nfd >= 0) {
+		for (guint i = 0; i < G_N_ELEMENTS(forwarded); i++) {
+			struct sigaction cur;
+			if (sigaction(forwarded[i], NULL, &cur) == 0 && cur.sa_handler == SIG_IGN)
+				continue; /* ignored here: CMD inherits that */
+			sigaddset(&fwd, forwarded[i]);
+		}
+		sigprocmask(SIG_BLOCK, &fwd, &old_mask);
+		struct sigaction sa = { 0 };
+		sa.sa_handler = forward_signal;
+		sigemptyset(&sa.sa_mask);
+		for (guint i = 0; i < G_N_ELEMENTS(forwarded); i++)
+			if (sigismember(&fwd, forwarded[i]))
+				sigaction(forwarded[i], &sa, NULL);
+	}
 	gint64 t0 = g_get_monotonic_time();
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -149,9 +225,39 @@ int cmd_exec(int argc, char **argv)
 		return 1;
 	}
 	if (pid == 0) {
+		if (nfd >= 0) {
+			setpgid(0, 0);
+			sigprocmask(SIG_SETMASK, &old_mask, NULL); /* exec resets the handlers */
+		}
 		execvp(argv[4], argv + 4);
 		fprintf(stderr, "cugen: error: cannot run '%s': %s\n", argv[4], g_strerror(errno));
 		_exit(127);
+	}
+	gboolean orphaned = FALSE;
+	if (nfd >= 0) {
+		setpgid(pid, pid);
+		exec_group = pid;
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+		int cfd = pidfd_of(pid);
+		while (cfd >= 0) {
+			struct pollfd fds[2] = { { cfd, POLLIN, 0 }, { nfd, POLLIN, 0 } };
+			int n = poll(fds, orphaned ? 1 : 2, orphaned ? 2000 : -1);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 || fds[0].revents)
+				break;
+			if (orphaned) { /* 2 s after SIGTERM */
+				kill(-pid, SIGKILL);
+				break;
+			}
+			if (fds[1].revents) {
+				orphaned = TRUE;
+				kill(-pid, SIGTERM);
+			}
+		}
+		if (cfd >= 0)
+			close(cfd);
+		close(nfd);
 	}
 	int status = 0;
 	struct rusage ru;
@@ -161,6 +267,8 @@ int cmd_exec(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (orphaned) /* ninja is gone: no log line, no further steps */
+		_exit(128 + SIGTERM);
 	double wall = (g_get_monotonic_time() - t0) / 1e6;
 	double cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 		     ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
