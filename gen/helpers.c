@@ -267,6 +267,7 @@ int cmd_exec(int argc, char **argv)
 			return 1;
 		}
 	}
+	exec_group = 0;
 	if (orphaned) /* ninja is gone: no log line, no further steps */
 		_exit(128 + SIGTERM);
 	double wall = (g_get_monotonic_time() - t0) / 1e6;
