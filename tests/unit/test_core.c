@@ -254,6 +254,36 @@ static void test_config_errors(void)
 	expect_error("[project]\nname = x\n[target a]\ntype = static\nsources = k.cu\n[profile p]\njobs = many\n", "invalid jobs 'many'", 7);
 }
 
+/* The line of a word in a value that goes on over continuation lines. */
+static void test_config_word_loc(void)
+{
+	Loc at = { "f.ini", 10 };
+	/* "a.cu" on line 10, "ab.cu" on 11, "b.cu" on 12, "a.cu" again on 13 */
+	const char *v = "a.cu ab.cu b.cu a.cu";
+	GArray *lines = g_array_new(FALSE, FALSE, sizeof(ValueLine));
+	ValueLine l[] = { { 5, 11 }, { 11, 12 }, { 16, 13 } };
+	g_array_append_vals(lines, l, G_N_ELEMENTS(l));
+	g_assert_cmpint(config_word_loc(at, lines, v, "a.cu", FALSE).line, ==, 10);
+	g_assert_cmpint(config_word_loc(at, lines, v, "a.cu", TRUE).line, ==, 13);
+	g_assert_cmpint(config_word_loc(at, lines, v, "ab.cu", FALSE).line, ==, 11);
+	g_assert_cmpint(config_word_loc(at, lines, v, "b.cu", FALSE).line, ==, 12); /* not inside ab.cu */
+	g_assert_cmpint(config_word_loc(at, lines, v, "c.cu", FALSE).line, ==, 10); /* not written: the key's */
+	g_assert_cmpint(config_word_loc(at, NULL, v, "b.cu", FALSE).line, ==, 10); /* one line */
+	g_assert_true(config_word_loc(at, lines, v, "b.cu", FALSE).file == at.file);
+	/* quoted words and comma lists */
+	const char *q = "lib, \"my dir/x.cu\",y.cu";
+	ValueLine ql[] = { { 5, 11 }, { 19, 12 } };
+	g_array_set_size(lines, 0);
+	g_array_append_vals(lines, ql, G_N_ELEMENTS(ql));
+	g_assert_cmpint(config_word_loc(at, lines, q, "my dir/x.cu", FALSE).line, ==, 11);
+	g_assert_cmpint(config_word_loc(at, lines, q, "y.cu", FALSE).line, ==, 12);
+	g_array_free(lines, TRUE);
+	/* through config_load: the continuation line of the missing source
+	 * (archs are read with the toolkit: tests/cases/114) */
+	expect_error("[project]\nname = x\n[target a]\ntype = static\nsources = k.cu\n  m.cpp\n  zz.cu\n",
+		     "source file 'zz.cu' not found", 7);
+}
+
 static void test_config_long_line(void)
 {
 	GString *s = g_string_new("[project]\nname = x\nversion = ");
@@ -445,6 +475,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/config/profile_and_defines", test_config_profile_and_defines);
 	g_test_add_func("/config/errors", test_config_errors);
 	g_test_add_func("/config/long_line", test_config_long_line);
+	g_test_add_func("/config/word_loc", test_config_word_loc);
 	g_test_add_func("/pipeline/parse", test_pipeline);
 	g_test_add_func("/history/read", test_history);
 	g_test_add_func("/history/choices", test_history_choices);
