@@ -146,83 +146,38 @@ GString *gate_outer(const Graph *g, const char *header, const char *cugen, GErro
 
 /* ---- cugen gate ---- */
 
-/* The NUL-separated words of /proc/PID/cmdline, or NULL. */
-static char **proc_cmdline(pid_t pid)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
-	gchar *text = NULL;
-	gsize len = 0;
-	if (!g_file_get_contents(path, &text, &len, NULL) || !len) {
-		g_free(text);
-		return NULL;
-	}
-	GPtrArray *w = g_ptr_array_new();
-	for (gsize i = 0; i < len; i += strlen(text + i) + 1)
-		g_ptr_array_add(w, g_strdup(text + i));
-	g_ptr_array_add(w, NULL);
-	g_free(text);
-	return (char **)g_ptr_array_free(w, FALSE);
-}
-
-static pid_t proc_parent(pid_t pid)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	gchar *text = NULL;
-	long ppid = 0;
-	if (g_file_get_contents(path, &text, NULL, NULL)) {
-		/* pid (comm) state ppid: comm may hold spaces and ')' */
-		const char *r = strrchr(text, ')');
-		if (!r || sscanf(r + 1, " %*c %ld", &ppid) != 1)
-			ppid = 0;
-	}
-	g_free(text);
-	return (pid_t)ppid;
-}
-
 /* The ninja running this command: its binary and the flags to pass on
  * (-j, -k, -l with their values, -v). FALSE when none is found. */
 static gboolean find_ninja(char **exe, GPtrArray *flags)
 {
-	pid_t pid = getppid();
-	for (int depth = 0; depth < 4 && pid > 1; depth++, pid = proc_parent(pid)) {
-		char **argv = proc_cmdline(pid);
-		if (!argv)
-			continue;
-		char *base = g_path_get_basename(argv[0]);
-		gboolean is_ninja = g_str_has_prefix(base, "ninja");
-		g_free(base);
-		if (!is_ninja) {
-			g_strfreev(argv);
-			continue;
-		}
-		char link[64];
-		snprintf(link, sizeof link, "/proc/%ld/exe", (long)pid);
-		*exe = g_file_read_link(link, NULL);
-		if (!*exe)
-			*exe = g_strdup(argv[0]);
-		for (int i = 1; argv[i]; i++) {
-			const char *a = argv[i];
-			if (strcmp(a, "--") == 0)
-				break;
-			if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
-				g_ptr_array_add(flags, g_strdup("-v"));
-			} else if (a[0] == '-' && a[1] && strchr("jkl", a[1])) {
-				if (a[2])
-					g_ptr_array_add(flags, g_strdup(a));
-				else if (argv[i + 1]) {
-					g_ptr_array_add(flags, g_strconcat(a, argv[i + 1], NULL));
-					i++;
-				}
-			} else if (a[0] == '-' && a[1] && a[1] != '-' && strchr("Cfdtw", a[1]) && !a[2] && argv[i + 1]) {
-				i++; /* an option with a separate value, not passed on */
+	char **argv = NULL;
+	pid_t pid = cg_ninja_ancestor(&argv);
+	if (!pid)
+		return FALSE;
+	char link[64];
+	snprintf(link, sizeof link, "/proc/%ld/exe", (long)pid);
+	*exe = g_file_read_link(link, NULL);
+	if (!*exe)
+		*exe = g_strdup(argv[0]);
+	for (int i = 1; argv[i]; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0)
+			break;
+		if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+			g_ptr_array_add(flags, g_strdup("-v"));
+		} else if (a[0] == '-' && a[1] && strchr("jkl", a[1])) {
+			if (a[2])
+				g_ptr_array_add(flags, g_strdup(a));
+			else if (argv[i + 1]) {
+				g_ptr_array_add(flags, g_strconcat(a, argv[i + 1], NULL));
+				i++;
 			}
+		} else if (a[0] == '-' && a[1] && a[1] != '-' && strchr("Cfdtw", a[1]) && !a[2] && argv[i + 1]) {
+			i++; /* an option with a separate value, not passed on */
 		}
-		g_strfreev(argv);
-		return TRUE;
 	}
-	return FALSE;
+	g_strfreev(argv);
+	return TRUE;
 }
 
 /* The same from `ninja -t deps` (a deps log of another version). */

@@ -134,33 +134,6 @@ int cmd_devrt_hint(int argc, char **argv)
 	return rc;
 }
 
-/* The ninja (or samu) that runs this command: the first such ancestor
- * within a few generations (ninja runs `sh -c`, which runs us), or 0. */
-static pid_t ninja_ancestor(void)
-{
-	pid_t p = getppid();
-	for (int depth = 0; depth < 4 && p > 1; depth++) {
-		char path[64], *text = NULL;
-		g_snprintf(path, sizeof path, "/proc/%d/stat", (int)p);
-		if (!g_file_get_contents(path, &text, NULL, NULL))
-			return 0;
-		/* "PID (COMM) STATE PPID ...": COMM may hold spaces and ')' */
-		const char *open = strchr(text, '('), *close = strrchr(text, ')');
-		char comm[32] = "", state;
-		int ppid = 0;
-		if (open && close && close > open) {
-			g_strlcpy(comm, open + 1, MIN(sizeof comm, (gsize)(close - open)));
-			if (sscanf(close + 1, " %c %d", &state, &ppid) != 2)
-				ppid = 0;
-		}
-		g_free(text);
-		if (strcmp(comm, "ninja") == 0 || strcmp(comm, "samu") == 0)
-			return p;
-		p = ppid;
-	}
-	return 0;
-}
-
 static int pidfd_of(pid_t pid)
 {
 #ifdef SYS_pidfd_open
@@ -199,7 +172,7 @@ int cmd_exec(int argc, char **argv)
 	 * group), and which is stopped when ninja itself dies (kill -9 of
 	 * ninja leaves its jobs running: their late outputs would race the
 	 * next build's). */
-	pid_t ninja = ninja_ancestor();
+	pid_t ninja = cg_ninja_ancestor(NULL);
 	int nfd = ninja > 0 ? pidfd_of(ninja) : -1;
 	sigset_t fwd, old_mask;
 	sigemptyset(&fwd);

@@ -768,3 +768,62 @@ void cg_timing(const char *what)
 		fprintf(stderr, "cugen: timing: %s %.1f ms\n", what, (now - last) / 1000.0);
 	last = now;
 }
+
+/* ---- processes ---- */
+
+/* The NUL-separated words of /proc/PID/cmdline, or NULL. */
+static char **proc_cmdline(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
+	gchar *text = NULL;
+	gsize len = 0;
+	if (!g_file_get_contents(path, &text, &len, NULL) || !len) {
+		g_free(text);
+		return NULL;
+	}
+	GPtrArray *w = g_ptr_array_new();
+	for (gsize i = 0; i < len; i += strlen(text + i) + 1)
+		g_ptr_array_add(w, g_strdup(text + i));
+	g_ptr_array_add(w, NULL);
+	g_free(text);
+	return (char **)g_ptr_array_free(w, FALSE);
+}
+
+static pid_t proc_parent(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	gchar *text = NULL;
+	long ppid = 0;
+	if (g_file_get_contents(path, &text, NULL, NULL)) {
+		/* pid (comm) state ppid: comm may hold spaces and ')' */
+		const char *r = strrchr(text, ')');
+		if (!r || sscanf(r + 1, " %*c %ld", &ppid) != 1)
+			ppid = 0;
+	}
+	g_free(text);
+	return (pid_t)ppid;
+}
+
+pid_t cg_ninja_ancestor(char ***argv)
+{
+	pid_t pid = getppid();
+	for (int depth = 0; depth < 4 && pid > 1; depth++, pid = proc_parent(pid)) {
+		char **words = proc_cmdline(pid);
+		if (!words)
+			continue;
+		char *base = g_path_get_basename(words[0]);
+		gboolean is_ninja = g_str_has_prefix(base, "ninja");
+		g_free(base);
+		if (is_ninja) {
+			if (argv)
+				*argv = words;
+			else
+				g_strfreev(words);
+			return pid;
+		}
+		g_strfreev(words);
+	}
+	return 0;
+}

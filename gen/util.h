@@ -4,14 +4,16 @@
  * ("FILE:LINE: error: MESSAGE" / "error: MESSAGE"), shell and ninja
  * quoting, "did you mean" suggestions, path helpers, the staging of
  * output files so that a failed run leaves the build directory untouched,
- * the fast appends, hash and hash table that setup at scale needs, and
- * little-endian reads (ELF and fatbin headers).
+ * the fast appends, hash and hash table that setup at scale needs,
+ * little-endian reads (ELF and fatbin headers), and finding the ninja
+ * that runs a helper (/proc).
  */
 #ifndef CUGEN_UTIL_H
 #define CUGEN_UTIL_H
 
 #include <glib.h>
 #include <string.h>
+#include <sys/types.h>
 
 /* Little-endian integers at p (ELF and fatbin headers), unaligned. */
 static inline guint16 cg_rd16(const guint8 *p)
@@ -154,5 +156,11 @@ void stage_free(Stage *st);
 
 /* A hash of the bytes, as lowercase hex (sha256). */
 char *cg_hash_hex(const void *data, gsize len);
+
+/* The ninja that runs this process: the first ancestor within four
+ * generations whose program's name starts with "ninja" (ninja runs
+ * `sh -c`, which may run a wrapper first), or 0; with argv, that
+ * ninja's command line (to free). */
+pid_t cg_ninja_ancestor(char ***argv);
 
 #endif
