@@ -774,23 +774,38 @@ static Rule *cu_stub_rule(Ctx *x, const char *id)
 	return r;
 }
 
+/* Whether the syntax-only stub edge reads the stub arch's device view
+ * from that arch's pp edge (D/ID.ii) instead of preprocessing it again. */
+static gboolean stub_from_pp(const Ctx *x)
+{
+	return x->opt->syntax_stub && x->opt->pp_edges && !x->cache;
+}
+
 /* The host stub from a cheap edge: the stub arch's device preprocess and
  * cicc --device-syntax-only (as nvcc -fdevice-syntax-only runs it), so the
- * host compile need not wait for a full device compile (DESIGN.md). */
+ * host compile need not wait for a full device compile (DESIGN.md). With
+ * pp edges the view is the stub arch's pp edge's output (the same gcc -E
+ * command): cicc reads it, and the edge needs no depfile, since that
+ * output changes with every header of the view. */
 static Rule *make_cu_syntax_stub_rule(Ctx *x, TState *s)
 {
 	PipeArch *pa = pipeline_arch(s->pipe, s->stub_arch);
 	GString *c = g_string_new(NULL);
 	char *ii = g_strdup_printf(P_O "/%s.ii", pa->id);
-	render_device_pp(x, c, pa, ii, P_O "/syntax.ii", P_O "/syntax.full.d");
-	char *cugen = cg_sh_quote(x->opt->cugen);
-	g_string_append_printf(c, " && %s depdiff ${O}/hdeps ${O}/syntax.full.d ${out}.d ${out} && ", cugen);
-	g_free(cugen);
+	const gboolean pp = stub_from_pp(x);
+	if (!pp) {
+		render_device_pp(x, c, pa, ii, P_O "/syntax.ii", P_O "/syntax.full.d");
+		char *cugen = cg_sh_quote(x->opt->cugen);
+		g_string_append_printf(c, " && %s depdiff ${O}/hdeps ${O}/syntax.full.d ${out}.d ${out} && ",
+				       cugen);
+		g_free(cugen);
+	}
 	GPtrArray *cicc = copy_argv(pa->cicc);
 	/* cicc names the stub in its line markers: `cugen stub` writes it
 	 * under its own name (through a temporary file and a rename) */
 	subst(cicc, P_STUB, P_O "/syntax.stub.c");
-	subst(cicc, ii, P_O "/syntax.ii");
+	if (!pp)
+		subst(cicc, ii, P_O "/syntax.ii");
 	char *f = g_strdup_printf(P_O "/%s.c", pa->id);
 	subst(cicc, f, P_O "/syntax.c");
 	g_free(f);
@@ -809,13 +824,15 @@ static Rule *make_cu_syntax_stub_rule(Ctx *x, TState *s)
 	measured(x, c);
 	render(c, cicc);
 	g_ptr_array_free(cicc, TRUE);
-	g_string_append(c, " && rm -f ${O}/syntax.ii ${O}/syntax.c ${O}/syntax.gpu ${O}/syntax.ptx && ");
+	g_string_append_printf(c, " && rm -f %s${O}/syntax.c ${O}/syntax.gpu ${O}/syntax.ptx && ",
+			       pp ? "" : "${O}/syntax.ii ");
 	/* (`cugen stub` leaves an unchanged stub alone; this rule has no
 	 * restat, so the stub gets a new time as before) */
 	g_string_append_printf(c, "%s stub ${O}/syntax.stub.c ${out} && rm -f ${O}/syntax.stub.c && touch ${out}",
 			       cugen_q(x));
 	g_free(ii);
-	Rule *r = graph_rule(x->g, "cuda_stub_syntax", c->str, "CUDA stub ${out}", "${out}.d", "gcc", "device");
+	Rule *r = graph_rule(x->g, "cuda_stub_syntax", c->str, "CUDA stub ${out}", pp ? NULL : "${out}.d",
+			     pp ? NULL : "gcc", "device");
 	g_string_free(c, TRUE);
 	return r;
 }
@@ -1136,6 +1153,8 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		edge_out_interned(se, stub);
 		edge_in_interned(se, iin);
 		edge_implicit_in_interned(se, fe_out);
+		if (stub_from_pp(x))
+			edge_implicit_in_interned(se, tu_path(x, buf, D, s->stub_arch, ".ii", NULL));
 		set_tu_vars(se, &v);
 	}
 

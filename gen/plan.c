@@ -52,7 +52,8 @@ void plan_clear(Plan *p)
  * from the lab's 4-TU CUB workload (research/nvcc-pipeline.md §8, "where
  * the CPU goes"): per arch gcc -E 0.75 + cicc 11.5 + ptxas 4.0 s; per TU
  * host gcc -E 0.74 + cudafe++ 2.5 s, host compile 18.8 s. A syntax-only
- * stub is the preprocess and cicc's front end (about a third of it). */
+ * stub is the preprocess and cicc's front end (about a third of it); with
+ * pp edges it is the front end alone. */
 static void default_cost(const Edge *e, int archs, int threads, double *cpu, double *rss)
 {
 	switch (e->kind) {
@@ -91,6 +92,14 @@ static double median(GArray *v)
 static int bucket(const Edge *e)
 {
 	return e->kind == EK_STUB && e->rule && !e->rule->restat ? EK_COUNT : (int)e->kind;
+}
+
+/* Whether an edge's cost is counted without its device preprocess, which
+ * a pp edge runs when there are pp edges: a device compile, and a
+ * syntax-only stub (edges.c: it reads the stub arch's pp output then). */
+static gboolean without_pre(const Edge *e)
+{
+	return e->kind == EK_DEV || (e->kind == EK_STUB && e->rule && !e->rule->restat);
 }
 
 /* A device edge's preprocess, measured: in its own log lines, or in its
@@ -137,7 +146,7 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		if (st && e->kind == EK_STUB && (e->rule->restat ? st->cpu > st->cpu_pre : st->cpu <= st->cpu_pre))
 			st = stats[i] = NULL;
 		if (st) {
-			double own = e->kind == EK_DEV ? st->cpu - st->cpu_pre : st->cpu;
+			double own = without_pre(e) ? st->cpu - st->cpu_pre : st->cpu;
 			g_array_append_val(kcpu[bucket(e)], own);
 			g_array_append_val(krss[bucket(e)], st->rss);
 		}
@@ -163,10 +172,10 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		double cpu, rss;
 		default_cost(e, info->device_archs, threads, &cpu, &rss);
 		const EdgeStat *st = stats[i];
-		if (e->kind == EK_DEV)
+		if (without_pre(e))
 			cpu -= PP_COST; /* the default without its preprocess */
 		if (st) {
-			cpu = e->kind == EK_DEV ? st->cpu - st->cpu_pre : st->cpu;
+			cpu = without_pre(e) ? st->cpu - st->cpu_pre : st->cpu;
 			/* cugen exec sees one process: nvcc --threads runs several */
 			rss = e->kind == EK_NVCC ? st->rss * MAX(threads, 1) : st->rss;
 			p->measured++;
@@ -177,8 +186,8 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		} else if (e->kind == EK_DEVPP) {
 			cpu = med_pre;
 		}
-		if (e->kind == EK_DEV && !pp) {
-			double pre = measured_pre(h, e, st);
+		if (without_pre(e) && !pp) {
+			double pre = e->kind == EK_DEV ? measured_pre(h, e, st) : st && st->cpu_pre > 0 ? st->cpu_pre : -1;
 			cpu += pre >= 0 ? pre : med_pre;
 		}
 		if (job_memory > 0 && (e->kind == EK_DEV || e->kind == EK_NVCC ||

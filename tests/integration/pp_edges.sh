@@ -5,12 +5,16 @@
 # does nothing; a device-only header edit reruns that TU's preprocesses
 # and device compiles only; a re-setup with the measurements of the
 # build keeps the choice (.cugen/plan.ini) and rebuilds nothing; the
-# shard manifest hashes the same rule either way.
+# shard manifest hashes the same rule either way. With 16 jobs the host
+# stub comes from a syntax-only cicc, which reads the stub arch's pp
+# output instead of preprocessing again; its stubs are the device
+# edges' stubs (the one-job build's), byte for byte.
 . "$(dirname "$0")/lib.sh"
 need_cuda
 multi_project
 add_profile wide 6
 add_profile one 1
+add_profile big 16
 edges() { # builddir profile kind -> count
 	"$CUGEN" plan -B "$1" --profile "$2" --json >"$WORK/plan.json" || die "cugen plan failed"
 	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["edges"].get(sys.argv[2], 0))' \
@@ -34,6 +38,18 @@ for tu in arch scan symbols transform; do
 	same_images "pp/obj/multi/lib/$tu.cu.o" "one/obj/multi/lib/$tu.cu.o" "$tu.cu"
 done
 same_images pp/multi_app one/multi_app multi_app
+
+note "16 jobs: the syntax-only stub reads the pp edge's device view"
+run "$CUGEN" setup -B big --profile big
+grep -q '^build obj/multi/lib/arch.cu.p/stub.c: cuda_stub_syntax ../lib/arch.cu | obj/multi/lib/arch.cu.p/fe.cpp obj/multi/lib/arch.cu.p/75.ii$' big/build.ninja ||
+	{ grep -n 'stub.c:' big/build.ninja; die "16 jobs: the stub edge does not read the sm_75 pp output"; }
+sed -n '/^rule cuda_stub_syntax/,/^$/p' big/build.ninja | grep -q ' -E ' && die "the stub rule preprocesses again"
+stubs=$(sed -n 's/^build \([^:]*stub\.c\): .*/\1/p' big/build.ninja)
+[ "$(echo "$stubs" | wc -l)" = 4 ] || die "not 4 stub edges: $stubs"
+build big $stubs >/dev/null
+for st in $stubs; do
+	cmp "big/$st" "one/$st" || die "$st: the syntax-only stub differs from the device edge's"
+done
 
 note "no-op"
 ran=$(build pp)
