@@ -769,6 +769,7 @@ static Rule *cu_stub_rule(Ctx *x, const char *id)
 	Rule *r = graph_rule(x->g, stem, cmd, "CUDA stub ${out}", NULL, NULL, NULL);
 	g_free(stem);
 	r->restat = TRUE;
+	r->copy = TRUE;
 	g_free(cmd);
 	g_free(cugen);
 	return r;
@@ -826,13 +827,18 @@ static Rule *make_cu_syntax_stub_rule(Ctx *x, TState *s)
 	g_ptr_array_free(cicc, TRUE);
 	g_string_append_printf(c, " && rm -f %s${O}/syntax.c ${O}/syntax.gpu ${O}/syntax.ptx && ",
 			       pp ? "" : "${O}/syntax.ii ");
-	/* (`cugen stub` leaves an unchanged stub alone; this rule has no
-	 * restat, so the stub gets a new time as before) */
-	g_string_append_printf(c, "%s stub ${O}/syntax.stub.c ${out} && rm -f ${O}/syntax.stub.c && touch ${out}",
-			       cugen_q(x));
+	/* `cugen stub` leaves an unchanged stub alone. Reading the pp
+	 * output the rule has no depfile and is restat, as a device edge's
+	 * stub copy is: an edit that leaves the stub as it was (a device-only
+	 * header) does not recompile the host side. With its own preprocess
+	 * the stub gets a new time (its depfile names the stub, which make's
+	 * form of restat cannot use; make.c). */
+	g_string_append_printf(c, "%s stub ${O}/syntax.stub.c ${out} && rm -f ${O}/syntax.stub.c%s", cugen_q(x),
+			       pp ? "" : " && touch ${out}");
 	g_free(ii);
 	Rule *r = graph_rule(x->g, "cuda_stub_syntax", c->str, "CUDA stub ${out}", pp ? NULL : "${out}.d",
 			     pp ? NULL : "gcc", "device");
+	r->restat = pp;
 	g_string_free(c, TRUE);
 	return r;
 }

@@ -49,6 +49,8 @@ typedef struct {
 	char *canon;      /* the command the shard manifest hashes, when not this one */
 	gboolean generator;
 	gboolean restat;
+	gboolean copy;    /* it copies a file and runs no compiler (a device
+	                   * edge's host stub): plan.c prices it near zero */
 	int split_compile; /* a device rule's nvcc --split-compile (the planner's tail split), else 0 */
 } Rule;
 

@@ -3,7 +3,11 @@
  * Every edge becomes an explicit rule whose recipe is the edge's command
  * with its variables expanded, so make runs exactly the commands ninja
  * would. Edges of a pool run under `cugen slot POOL DEPTH`, which holds
- * one of DEPTH lock files while the command runs. */
+ * one of DEPTH lock files while the command runs. A restat edge (its
+ * command leaves an unchanged output alone) becomes a stamp rule, as
+ * ninja's restat would: its recipe touches OUT.stamp, and OUT follows the
+ * stamp with an empty recipe, so make neither reruns the command nor
+ * remakes OUT's users while OUT keeps its time. */
 #include "make.h"
 
 #include <string.h>
@@ -60,6 +64,22 @@ static char *describe(const Edge *e)
 	return edge_command(&copy);
 }
 
+/* The stamp of a restat edge (make's form of ninja's restat), or NULL
+ * where it cannot be said: a depfile (its rules name OUT, not the stamp)
+ * or an output make functions would read otherwise (':', '#', '$'). */
+static char *restat_stamp(const Edge *e)
+{
+	if (!e->rule->restat || e->rule->depfile || e->kind == EK_REGEN)
+		return NULL;
+	for (int k = 0; k < 2; k++) {
+		PathList *l = k ? e->implicit_outs : e->outs;
+		for (guint i = 0; i < EDGE_LEN(l); i++)
+			if (strpbrk(g_ptr_array_index(l, i), ":#$"))
+				return NULL;
+	}
+	return g_strconcat(EDGE_AT(e->outs, 0), ".stamp", NULL);
+}
+
 static int pool_depth(const Graph *g, const char *name)
 {
 	for (guint i = 0; i < g->pools->len; i++) {
@@ -110,7 +130,20 @@ GString *make_write(const Graph *g, const char *header, const char *cugen, GErro
 			g_string_free(line, TRUE);
 			continue;
 		}
-		if (e->kind == EK_REGEN) {
+		char *stamp = restat_stamp(e);
+		GString *outs = NULL;
+		if (stamp) {
+			/* OUT... follow STAMP; a missing OUT remakes the stamp */
+			outs = g_string_new(NULL);
+			if (!put_paths(outs, e->outs, err) || !put_paths(outs, e->implicit_outs, err)) {
+				g_string_free(outs, TRUE);
+				g_free(stamp);
+				g_string_free(line, TRUE);
+				goto fail;
+			}
+			g_string_append_printf(line, "%s: $(if $(filter-out $(wildcard%s),%s),cugen-force)",
+					       stamp, outs->str, outs->str);
+		} else if (e->kind == EK_REGEN) {
 			/* make remakes its makefile and restarts */
 			g_string_append(line, "Makefile:");
 		} else {
@@ -120,16 +153,13 @@ GString *make_write(const Graph *g, const char *header, const char *cugen, GErro
 			}
 			g_string_append(line, EDGE_LEN(e->outs) + EDGE_LEN(e->implicit_outs) > 1 ? " &:" : ":");
 		}
-		if (!put_paths(line, e->ins, err) || !put_paths(line, e->implicit_ins, err)) {
+		if (!put_paths(line, e->ins, err) || !put_paths(line, e->implicit_ins, err) ||
+		    (EDGE_LEN(e->order_ins) && (g_string_append(line, " |"), !put_paths(line, e->order_ins, err)))) {
 			g_string_free(line, TRUE);
+			g_free(stamp);
+			if (outs)
+				g_string_free(outs, TRUE);
 			goto fail;
-		}
-		if (EDGE_LEN(e->order_ins)) {
-			g_string_append(line, " |");
-			if (!put_paths(line, e->order_ins, err)) {
-				g_string_free(line, TRUE);
-				goto fail;
-			}
 		}
 		g_string_append(line, "\n");
 		if (line->str[1] == ' ')
@@ -161,6 +191,16 @@ GString *make_write(const Graph *g, const char *header, const char *cugen, GErro
 		} else {
 			put_recipe(line, cmd);
 		}
+		if (stamp) {
+			char *qs = cg_sh_quote(stamp);
+			g_string_append(line, " && touch ");
+			put_recipe(line, qs);
+			g_string_append_printf(line, "\n%s:", outs->str + 1);
+			g_string_append_printf(line, " %s ;", stamp);
+			g_free(qs);
+			g_string_free(outs, TRUE);
+			g_free(stamp);
+		}
 		g_string_append_c(line, '\n');
 		g_free(cmd);
 		g_free(dir);
@@ -177,7 +217,8 @@ GString *make_write(const Graph *g, const char *header, const char *cugen, GErro
 		g_string_append(o, line->str);
 		g_string_free(line, TRUE);
 	}
-	g_string_append(phony, " clean\n");
+	g_string_append(phony, " clean cugen-force\n");
+	g_string_append(o, "\ncugen-force:\n");
 	g_string_append(o, "\nclean:\n\t@echo 'removing the build outputs (obj/ and the targets)'\n"
 			   "\t$(Q)rm -rf obj shard\n");
 	for (guint i = 0; i < g->edges->len; i++) {

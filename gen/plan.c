@@ -65,7 +65,7 @@ static void default_cost(const Edge *e, int archs, int threads, double *cpu, dou
 	case EK_NVCC: *cpu = 16.3 * MAX(archs, 1) + 22; *rss = 1.0 * GiB * MAX(threads, 1); break;
 	case EK_FE: *cpu = 3.3; *rss = 0.6 * GiB; break;
 	case EK_HOST: *cpu = 18.8; *rss = 0.5 * GiB; break;
-	case EK_STUB: *cpu = e->rule && e->rule->restat ? 0.01 : 4.6; *rss = e->rule && e->rule->restat ? 0.01 * GiB : 1.0 * GiB; break;
+	case EK_STUB: *cpu = e->rule && e->rule->copy ? 0.01 : 4.6; *rss = e->rule && e->rule->copy ? 0.01 * GiB : 1.0 * GiB; break;
 	case EK_CC: case EK_CXX: *cpu = 1; *rss = 0.3 * GiB; break;
 	case EK_NVLINK: case EK_DLHOST: *cpu = 1; *rss = 0.3 * GiB; break;
 	case EK_LINK: *cpu = 1; *rss = 0.5 * GiB; break;
@@ -87,11 +87,11 @@ static double median(GArray *v)
 }
 
 /* The kinds whose measurements stand in for each other's: a syntax-only
- * stub (a preprocess and a cicc) is not a stub copy (restat). */
+ * stub (a preprocess and a cicc) is not a stub copy. */
 #define BUCKETS (EK_COUNT + 1)
 static int bucket(const Edge *e)
 {
-	return e->kind == EK_STUB && e->rule && !e->rule->restat ? EK_COUNT : (int)e->kind;
+	return e->kind == EK_STUB && e->rule && !e->rule->copy ? EK_COUNT : (int)e->kind;
 }
 
 /* Whether an edge's cost is counted without its device preprocess, which
@@ -99,7 +99,7 @@ static int bucket(const Edge *e)
  * syntax-only stub (edges.c: it reads the stub arch's pp output then). */
 static gboolean without_pre(const Edge *e)
 {
-	return e->kind == EK_DEV || (e->kind == EK_STUB && e->rule && !e->rule->restat);
+	return e->kind == EK_DEV || (e->kind == EK_STUB && e->rule && !e->rule->copy);
 }
 
 /* A device edge's preprocess, measured: in its own log lines, or in its
@@ -141,9 +141,9 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		const char *out = EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : NULL;
 		const EdgeStat *st = stats[i] = out ? history_get_hashed(h, out, graph_str(out)->len, graph_str(out)->hash)
 						    : NULL;
-		/* D/stub.c is a copy (restat) or a syntax-only cicc run: the
-		 * last build's may have been the other (a cicc step tells) */
-		if (st && e->kind == EK_STUB && (e->rule->restat ? st->cpu > st->cpu_pre : st->cpu <= st->cpu_pre))
+		/* D/stub.c is a copy or a syntax-only cicc run: the last
+		 * build's may have been the other (a cicc step tells) */
+		if (st && e->kind == EK_STUB && (e->rule->copy ? st->cpu > st->cpu_pre : st->cpu <= st->cpu_pre))
 			st = stats[i] = NULL;
 		if (st) {
 			double own = without_pre(e) ? st->cpu - st->cpu_pre : st->cpu;
@@ -191,7 +191,7 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 			cpu += pre >= 0 ? pre : med_pre;
 		}
 		if (job_memory > 0 && (e->kind == EK_DEV || e->kind == EK_NVCC ||
-				       (e->kind == EK_STUB && !e->rule->restat)))
+				       (e->kind == EK_STUB && !e->rule->copy)))
 			rss = job_memory;
 		e->cost = cpu;
 		e->memory = rss;

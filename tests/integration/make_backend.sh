@@ -37,6 +37,15 @@ sed -i 's/MULTI_DEVICE_ONLY_MAGIC 0x5eed0001u/MULTI_DEVICE_ONLY_MAGIC 0x5eed0002
 make -C bm -j2 >make3.log 2>&1 || { tail make3.log; die "make after the header edit failed"; }
 grep -q '^CUDA sm_80 obj/multi/lib/arch.cu.p/sm_80.cubin' make3.log || { cat make3.log; die "device-only header change not seen"; }
 grep -q 'scan.cu.p/sm_80' make3.log && die "scan.cu rebuilt for a header it does not include"
+# the stub came out the same (a restat edge: a stamp rule under make), so
+# the host side stays, and the make after it has nothing to do
+grep -q 'arch.cu.p/host.o' make3.log && { cat make3.log; die "the host compile ran for a device-only header"; }
+make -C bm -j2 >make4.log 2>&1 || die "fourth make failed"
+grep -q '^CUDA\|^CXX\|^LINK\|^AR' make4.log && { cat make4.log; die "the make after the header edit did work"; }
+rm bm/obj/multi/lib/scan.cu.p/stub.c
+make -C bm -j2 >make5.log 2>&1 || die "make after removing a stub failed"
+grep -q '^CUDA stub obj/multi/lib/scan.cu.p/stub.c$' make5.log || { cat make5.log; die "a removed stub was not made again"; }
+[ -f bm/obj/multi/lib/scan.cu.p/stub.c ] || die "the stub is still missing"
 
 note "the pools hold under make -j8 (cugen slot)"
 # device compiles run in pool device, or in pool compile with the host

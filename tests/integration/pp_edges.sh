@@ -8,7 +8,9 @@
 # shard manifest hashes the same rule either way. With 16 jobs the host
 # stub comes from a syntax-only cicc, which reads the stub arch's pp
 # output instead of preprocessing again; its stubs are the device
-# edges' stubs (the one-job build's), byte for byte.
+# edges' stubs (the one-job build's), byte for byte, and a device-only
+# header edit that leaves a stub as it was does not recompile the host
+# side.
 . "$(dirname "$0")/lib.sh"
 need_cuda
 multi_project
@@ -50,6 +52,7 @@ build big $stubs >/dev/null
 for st in $stubs; do
 	cmp "big/$st" "one/$st" || die "$st: the syntax-only stub differs from the device edge's"
 done
+build big >/dev/null
 
 note "no-op"
 ran=$(build pp)
@@ -67,6 +70,12 @@ echo "$ran" | grep -q 'arch.cu.p/host.o' && { echo "$ran"; die "the host compile
 	die "the pp edge does not record device_only.cuh"
 build one >/dev/null
 same_images pp/obj/multi/lib/arch.cu.o one/obj/multi/lib/arch.cu.o "arch.cu after the edit"
+# the syntax-only stub comes out the same (restat): no host compile
+ran=$(build big)
+echo "$ran" | grep -q '^CUDA stub obj/multi/lib/arch.cu.p/stub.c$' || { echo "$ran"; die "16 jobs: arch.cu's stub not made again"; }
+echo "$ran" | grep -q 'arch.cu.p/host.o' && { echo "$ran"; die "16 jobs: the host compile ran for a device-only header"; }
+ran=$(build big)
+[ -z "$ran" ] || die "16 jobs: the build after the edit ran: $ran"
 
 note "a re-setup with the build's measurements keeps the choice and rebuilds nothing"
 grep -q '^pp_edges=true$' pp/.cugen/plan.ini || die "plan.ini does not record the pp edges"
