@@ -392,31 +392,45 @@ static gboolean uses_cuda(Target *t)
 	return FALSE;
 }
 
-/* Relocatable device code in t or in what it links statically. */
-static gboolean has_rdc(Target *t)
+/* Whether own(t) holds for t or for a target it links statically. */
+static gboolean in_static_links(Target *t, gboolean (*own)(const Target *))
 {
-	for (guint i = 0; i < t->sources->len; i++)
-		if (t->mode == MODE_RDC && ((Source *)g_ptr_array_index(t->sources, i))->lang == LANG_CUDA)
-			return TRUE;
+	if (own(t))
+		return TRUE;
 	for (guint i = 0; i < t->deps->len; i++) {
 		Target *d = g_ptr_array_index(t->deps, i);
-		if (d->type != TGT_SHARED && has_rdc(d))
+		if (d->type != TGT_SHARED && in_static_links(d, own))
 			return TRUE;
 	}
 	return FALSE;
 }
 
-/* Device LTO in t or in what it links statically. */
+/* t's own relocatable device code: a CUDA source in mode = rdc. */
+static gboolean own_rdc(const Target *t)
+{
+	if (t->mode != MODE_RDC)
+		return FALSE;
+	for (guint i = 0; i < t->sources->len; i++)
+		if (((Source *)g_ptr_array_index(t->sources, i))->lang == LANG_CUDA)
+			return TRUE;
+	return FALSE;
+}
+
+static gboolean own_lto(const Target *t)
+{
+	return t->lto;
+}
+
+/* Relocatable device code, or device LTO, in t or in what it links
+ * statically. */
+static gboolean has_rdc(Target *t)
+{
+	return in_static_links(t, own_rdc);
+}
+
 static gboolean has_lto(Target *t)
 {
-	if (t->lto)
-		return TRUE;
-	for (guint i = 0; i < t->deps->len; i++) {
-		Target *d = g_ptr_array_index(t->deps, i);
-		if (d->type != TGT_SHARED && has_lto(d))
-			return TRUE;
-	}
-	return FALSE;
+	return in_static_links(t, own_lto);
 }
 
 static gboolean needs_dlink(Target *t)
