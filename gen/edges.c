@@ -307,11 +307,12 @@ static char *escape_commas(const char *s)
 	return g_string_free(o, FALSE);
 }
 
-static gboolean nvcc_args(Ctx *x, TState *s, GError **err)
+/* An nvcc command's first words: MODE (-c, -dlink), the target
+ * directory of a cross build and the host compiler. */
+static GPtrArray *nvcc_head(Ctx *x, const char *mode)
 {
-	Target *t = s->t;
 	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
-	g_ptr_array_add(a, g_strdup("-c"));
+	g_ptr_array_add(a, g_strdup(mode));
 	if (*x->c->target_triple) {
 		g_ptr_array_add(a, g_strdup("-target-dir"));
 		g_ptr_array_add(a, g_strdup(x->tk->target));
@@ -320,17 +321,17 @@ static gboolean nvcc_args(Ctx *x, TState *s, GError **err)
 		g_ptr_array_add(a, g_strdup("-ccbin"));
 		g_ptr_array_add(a, g_strdup(x->c->ccbin));
 	}
-	if (t->mode == MODE_RDC)
-		g_ptr_array_add(a, g_strdup("-rdc=true"));
-	g_ptr_array_add(a, g_strdup_printf("-std=%s", x->c->std));
-	if (x->opt->split_compile > 1)
-		g_ptr_array_add(a, g_strdup_printf("--split-compile=%d", x->opt->split_compile));
+	return a;
+}
+
+/* The target's nvcc flags, then its host flags (and -fPIC) for the host
+ * compiler, each behind -Xcompiler. */
+static void add_target_flags(GPtrArray *a, const Target *t)
+{
 	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
 	cg_split_words(t->cuda_flags, w, NULL);
-	for (guint i = 0; i < w->len; i++) {
-		const char *f = g_ptr_array_index(w, i);
-		g_ptr_array_add(a, g_strdup(f));
-	}
+	for (guint i = 0; i < w->len; i++)
+		g_ptr_array_add(a, g_strdup(g_ptr_array_index(w, i)));
 	g_ptr_array_set_size(w, 0);
 	cg_split_words(t->host_flags, w, NULL);
 	if (t->pic)
@@ -340,6 +341,18 @@ static gboolean nvcc_args(Ctx *x, TState *s, GError **err)
 		g_ptr_array_add(a, escape_commas(g_ptr_array_index(w, i)));
 	}
 	g_ptr_array_free(w, TRUE);
+}
+
+static gboolean nvcc_args(Ctx *x, TState *s, GError **err)
+{
+	Target *t = s->t;
+	GPtrArray *a = nvcc_head(x, "-c");
+	if (t->mode == MODE_RDC)
+		g_ptr_array_add(a, g_strdup("-rdc=true"));
+	g_ptr_array_add(a, g_strdup_printf("-std=%s", x->c->std));
+	if (x->opt->split_compile > 1)
+		g_ptr_array_add(a, g_strdup_printf("--split-compile=%d", x->opt->split_compile));
+	add_target_flags(a, t);
 	for (guint i = 0; i < s->includes->len; i++)
 		g_ptr_array_add(a, g_strconcat("-I", (char *)g_ptr_array_index(s->includes, i), NULL));
 	for (guint i = 0; i < t->defines->len; i++) {
@@ -1462,34 +1475,12 @@ static char *nvvm_dir(Ctx *x, GError **err)
 
 static GPtrArray *dlink_args(Ctx *x, TState *s, gboolean lto)
 {
-	Target *t = s->t;
-	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
-	g_ptr_array_add(a, g_strdup("-dlink"));
-	if (*x->c->target_triple) {
-		g_ptr_array_add(a, g_strdup("-target-dir"));
-		g_ptr_array_add(a, g_strdup(x->tk->target));
-	}
-	if (x->c->ccbin && *x->c->ccbin) {
-		g_ptr_array_add(a, g_strdup("-ccbin"));
-		g_ptr_array_add(a, g_strdup(x->c->ccbin));
-	}
+	GPtrArray *a = nvcc_head(x, "-dlink");
 	if (lto)
 		g_ptr_array_add(a, g_strdup("-dlto"));
 	g_ptr_array_add(a, g_strdup_printf("-std=%s", x->c->std));
 	archset_gencode(s->project, GENCODE_LINK, a);
-	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
-	cg_split_words(t->cuda_flags, w, NULL);
-	for (guint i = 0; i < w->len; i++)
-		g_ptr_array_add(a, g_strdup(g_ptr_array_index(w, i)));
-	g_ptr_array_set_size(w, 0);
-	cg_split_words(t->host_flags, w, NULL);
-	if (t->pic)
-		g_ptr_array_add(w, g_strdup("-fPIC"));
-	for (guint i = 0; i < w->len; i++) {
-		g_ptr_array_add(a, g_strdup("-Xcompiler"));
-		g_ptr_array_add(a, escape_commas(g_ptr_array_index(w, i)));
-	}
-	g_ptr_array_free(w, TRUE);
+	add_target_flags(a, s->t);
 	return a;
 }
 
