@@ -1358,6 +1358,19 @@ static void dlink_objects(Ctx *x, Target *t, const char *id, GPtrArray *out, GHa
 	}
 }
 
+/* The static archive rule: written under a temporary name and renamed
+ * (the members keep their names: ar records ${in}'s). */
+static Rule *ar_rule(Ctx *x)
+{
+	GString *c = g_string_new("rm -f ${out}" TMP " &&");
+	render_words(c, x->c->ar);
+	g_string_append(c, " crs ${out}" TMP " ${in}");
+	publish(c, "${out}");
+	Rule *r = graph_rule(x->g, "ar", c->str, "AR ${out}", NULL, NULL, NULL);
+	g_string_free(c, TRUE);
+	return r;
+}
+
 /* A static library of rdc objects gets, per arch, an archive of their
  * per-arch device-link objects for nvlink (archive semantics kept). */
 static void dlink_archives(Ctx *x, TState *s)
@@ -1377,13 +1390,7 @@ static void dlink_archives(Ctx *x, TState *s)
 		for (guint k = 0; k < objs->len; k++)
 			any |= g_str_has_suffix(g_ptr_array_index(objs, k), ".dlink.o");
 		if (any) {
-			GString *c = g_string_new("rm -f ${out}" TMP " &&");
-			render_words(c, x->c->ar);
-			g_string_append(c, " crs ${out}" TMP " ${in}");
-			publish(c, "${out}");
-			Rule *r = graph_rule(x->g, "ar", c->str, "AR ${out}", NULL, NULL, NULL);
-			g_string_free(c, TRUE);
-			Edge *e = graph_edge(x->g, EK_AR, r);
+			Edge *e = graph_edge(x->g, EK_AR, ar_rule(x));
 			e->target = s->t->name;
 			{ char *an = g_strdup_printf("sm_%s", id); edge_arch(e, an); g_free(an); }
 			char *out = g_strdup_printf("obj/%s/lib%s.sm_%s.dlink.a", s->t->name, s->t->name, id);
@@ -1660,14 +1667,7 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 	link_objects(x, t, objs, seen);
 	g_hash_table_destroy(seen);
 	if (t->type == TGT_STATIC) {
-		GString *c = g_string_new("rm -f ${out}" TMP " &&");
-		render_words(c, x->c->ar);
-		/* (the members keep their names: ar records ${in}'s) */
-		g_string_append(c, " crs ${out}" TMP " ${in}");
-		publish(c, "${out}");
-		Rule *r = graph_rule(x->g, "ar", c->str, "AR ${out}", NULL, NULL, NULL);
-		g_string_free(c, TRUE);
-		Edge *e = graph_edge(x->g, EK_AR, r);
+		Edge *e = graph_edge(x->g, EK_AR, ar_rule(x));
 		e->target = t->name;
 		edge_out(e, s->output);
 		for (guint i = 0; i < objs->len; i++)
