@@ -240,6 +240,9 @@ int cmd_combine(int argc, char **argv)
 	a.archs = g_key_file_get_string(args, "setup", "archs", NULL);
 	a.defines = g_key_file_get_string_list(args, "setup", "defines", NULL, NULL);
 	a.backend = g_strdup("ninja");
+	/* the imported images replace whole device edges (no cicc edges
+	 * left to compile, no PTX made twice) */
+	a.whole_device = TRUE;
 	/* the graph regenerates as this combine */
 	GPtrArray *regen = g_ptr_array_new();
 	g_ptr_array_add(regen, g_strdup("combine"));

@@ -57,6 +57,7 @@ typedef struct TArch {
 	PipeArch *pa;
 	Rule *dev, *pp, *stub; /* rendered on the first TU that needs them */
 	Rule *dev_split;       /* dev with the planner's tail split */
+	Rule *cicc[2], *ptxas[2]; /* ptxas edges: cicc and ptxas apart (1: split) */
 	GPtrArray *outs;       /* x->arch_outs' list for name */
 } TArch;
 
@@ -686,6 +687,86 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a, int sc)
 	return r;
 }
 
+/* With ptxas edges (EdgeOptions.ptxas_edges) a device edge is two: cicc
+ * alone, writing D/compute_ID.ptx (and the arch's stub), then ptxas
+ * alone, reading it. Smaller edges pack tighter, above all at the end of
+ * a build, and the same commands run (the PTX stays: it is the cicc
+ * edge's output). cicc's edge does what the device edge did before cicc
+ * (the device preprocess and its depfile, without pp edges); the ptxas
+ * edge's canonical text is the whole device edge's, as the shard
+ * manifest hashes it. sc > 1: the tail split, in both. */
+static Rule *cu_cicc_rule(Ctx *x, PipeArch *pa, int sc)
+{
+	const gboolean split = x->opt->pp_edges;
+	GString *c = g_string_new(NULL);
+	if (!split) {
+		char *full = g_strdup_printf(P_O "/%s.full.d", pa->id);
+		render_device_pp(x, c, pa, NULL, NULL, full);
+		g_string_append_printf(c, " && %s depdiff ${O}/hdeps ${O}/%s.full.d ${out}.d ${out} && ", cugen_q(x),
+				       pa->id);
+		g_free(full);
+	}
+	GPtrArray *cicc = copy_argv(pa->cicc);
+	if (sc > 1) { /* as nvcc --split-compile passes it */
+		g_ptr_array_insert(cicc, 1, g_strdup("-split-compile"));
+		g_ptr_array_insert(cicc, 2, g_strdup_printf("%d", sc));
+	}
+	char *f = g_strdup_printf(P_O "/%s.stub.c", pa->id);
+	subst(cicc, P_STUB, f);
+	g_free(f);
+	char *ptx = g_strdup_printf(P_O "/compute_%s.ptx", pa->id);
+	f = g_strconcat(ptx, TMP, NULL);
+	subst(cicc, ptx, f);
+	g_free(f);
+	g_free(ptx);
+	measured(x, c);
+	render(c, cicc);
+	g_ptr_array_free(cicc, TRUE);
+	g_string_append_printf(c, " && rm -f ${O}/%s.c ${O}/%s.gpu", pa->id, pa->id);
+	if (!split)
+		g_string_append_printf(c, " ${O}/%s.ii", pa->id);
+	publish(c, "${out}");
+	char *stem = sc > 1 ? g_strdup_printf("cuda_cicc_%s_split%d", pa->id, sc) : g_strdup_printf("cuda_cicc_%s", pa->id);
+	char *desc = sc > 1 ? g_strdup_printf("CUDA cicc %s ${out} (--split-compile %d)", pa->id, sc)
+			    : g_strdup_printf("CUDA cicc %s ${out}", pa->id);
+	Rule *r = graph_rule(x->g, stem, c->str, desc, split ? NULL : "${out}.d", split ? NULL : "gcc", "device");
+	r->split_compile = sc > 1 ? sc : 0;
+	g_free(desc);
+	g_free(stem);
+	g_string_free(c, TRUE);
+	return r;
+}
+
+static Rule *cu_ptxas_rule(Ctx *x, PipeArch *pa, const Arch *a, int sc)
+{
+	GString *c = g_string_new(NULL);
+	GPtrArray *ptxas = copy_argv(pa->ptxas);
+	if (sc > 1)
+		g_ptr_array_insert(ptxas, 1, g_strdup_printf("-split-compile=%d", sc));
+	char *cubin = g_strdup_printf(P_O "/sm_%s.cubin", pa->id);
+	char *tmp = g_strconcat(cubin, TMP, NULL);
+	subst(ptxas, cubin, tmp);
+	g_free(tmp);
+	g_free(cubin);
+	measured(x, c);
+	render(c, ptxas);
+	g_ptr_array_free(ptxas, TRUE);
+	publish(c, "${out}");
+	char *stem = sc > 1 ? g_strdup_printf("cuda_ptxas_%s_split%d", pa->id, sc) : g_strdup_printf("cuda_ptxas_%s", pa->id);
+	char *name = arch_image_name(a);
+	char *desc = sc > 1 ? g_strdup_printf("CUDA %s ${out} (--split-compile %d)", name, sc)
+			    : g_strdup_printf("CUDA %s ${out}", name);
+	char *canon = dev_command(x, pa, a, FALSE, 0);
+	Rule *r = graph_rule_canon(x->g, stem, c->str, canon, desc, NULL, NULL, "device");
+	r->split_compile = sc > 1 ? sc : 0;
+	g_free(canon);
+	g_free(desc);
+	g_free(name);
+	g_free(stem);
+	g_string_free(c, TRUE);
+	return r;
+}
+
 static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, int sc)
 {
 	GString *c = g_string_new(NULL);
@@ -1123,9 +1204,16 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		const char *out = pa->lto ? tu_path(x, buf, D, "compute_", id, ".ltoir")
 				  : a->sass ? tu_path(x, buf, D, "sm_", id, ".cubin")
 					    : tu_path(x, buf, D, "compute_", id, ".ptx");
+		const gboolean tail = x->opt->tail_split > 1 && x->opt->split_edges && !pa->lto && !x->cache &&
+				      g_hash_table_contains(x->opt->split_edges, out);
+		/* ptxas edges: cicc (ce) then ptxas (d), which reads its PTX */
+		const gboolean px = x->opt->ptxas_edges && !x->cache && !pa->lto && a->sass && pa->ptxas;
 		Rule *dr;
-		if (x->opt->tail_split > 1 && x->opt->split_edges && !pa->lto && !x->cache &&
-		    g_hash_table_contains(x->opt->split_edges, out)) {
+		if (px) {
+			if (!ta->ptxas[tail])
+				ta->ptxas[tail] = cu_ptxas_rule(x, pa, a, tail ? x->opt->tail_split : 0);
+			dr = ta->ptxas[tail];
+		} else if (tail) {
 			if (!ta->dev_split)
 				ta->dev_split = cu_dev_rule(x, s, pa, a, x->opt->tail_split);
 			dr = ta->dev_split;
@@ -1141,16 +1229,30 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		edge_out_interned(d, out);
 		edge_in_interned(fb, out);
 		g_ptr_array_add(ta->outs, (gpointer)out);
-		if (a->sass && a->ptx) {
-			const char *ptx = tu_path(x, buf, D, "compute_", id, ".ptx");
-			edge_implicit_out(d, ptx);
+		Edge *ce = d; /* the edge that runs cicc */
+		const char *ptx = a->sass && (a->ptx || px) ? tu_path(x, buf, D, "compute_", id, ".ptx") : NULL;
+		if (px) {
+			if (!ta->cicc[tail])
+				ta->cicc[tail] = cu_cicc_rule(x, pa, tail ? x->opt->tail_split : 0);
+			ce = graph_edge(g, EK_CICC, ta->cicc[tail]);
+			ce->target = s->t->name;
+			ce->source = src->rel;
+			ce->arch = ta->name;
+			edge_out_interned(ce, ptx);
+			edge_in_interned(d, ptx);
+			if (a->ptx)
+				d->image_in = ptx;
+		}
+		if (ptx && a->ptx) {
+			if (!px)
+				edge_implicit_out(d, ptx);
 			edge_in_interned(fb, ptx);
 			g_ptr_array_add(ta->outs, (gpointer)ptx);
 		}
 		/* Every arch's cicc writes a stub (D/ID.stub.c, not declared:
 		 * declared outputs never depend on which arch feeds the host,
 		 * or a change of it would rerun device edges). The stub edge
-		 * follows the chosen arch's edge and copies its stub. */
+		 * follows the chosen arch's cicc edge and copies its stub. */
 		if (strcmp(id, s->stub_arch) == 0 && !x->opt->syntax_stub) {
 			if (!ta->stub)
 				ta->stub = cu_stub_rule(x, id);
@@ -1158,10 +1260,10 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 			se->target = s->t->name;
 			se->source = src->rel;
 			edge_out_interned(se, stub);
-			edge_in_interned(se, out);
+			edge_in_interned(se, EDGE_AT(ce->outs, 0));
 			edge_var_interned(se, v.vO, D);
 		}
-		edge_in_interned(d, iin);
+		edge_in_interned(ce, iin);
 		if (x->opt->pp_edges && !x->cache) {
 			if (!ta->pp)
 				ta->pp = cu_pp_rule(x, pa);
@@ -1173,10 +1275,12 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 			edge_out_interned(pe, ii);
 			edge_in_interned(pe, iin);
 			set_tu_vars(pe, &v);
-			edge_implicit_in_interned(d, ii);
+			edge_implicit_in_interned(ce, ii);
 		}
-		edge_implicit_in_interned(d, fe_out);
-		set_tu_vars(d, &v);
+		edge_implicit_in_interned(ce, fe_out);
+		set_tu_vars(ce, &v);
+		if (ce != d)
+			set_tu_vars(d, &v);
 	}
 
 	if (x->opt->syntax_stub && s->stub_arch) {

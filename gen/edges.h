@@ -24,6 +24,8 @@ typedef struct {
 	int threads;            /* split = tu: nvcc --threads (0: none) */
 	int split_compile;      /* nvcc --split-compile (0: none) */
 	gboolean pp_edges;      /* device preprocess as its own edge (not with the cache) */
+	gboolean ptxas_edges;   /* ptxas as its own edge after a cicc edge (not with the
+	                         * cache, nor for LTO images or PTX-only archs) */
 	/* the device edges (by first output) whose cicc and ptxas run with
 	 * --split-compile tail_split: the planner's choice for the edges that
 	 * run while cores would otherwise idle at the end (not with the cache,

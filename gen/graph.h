@@ -18,6 +18,8 @@ typedef enum {
 	EK_FE,        /* host preprocess + cudafe++ (module id, .cudafe1.cpp) */
 	EK_DEV,       /* per TU per arch: preprocess + cicc (+ ptxas) */
 	EK_DEVPP,     /* per TU per arch: the device preprocess alone (planner's pp_edges) */
+	EK_CICC,      /* per TU per arch: cicc alone, its PTX for a ptxas-only dev edge
+	               * (planner's ptxas_edges) */
 	EK_STUB,      /* the host stub, from one arch's dev edge */
 	EK_HOST,      /* host compile against a placeholder fatbin */
 	EK_FATBIN,    /* fatbinary of one TU's images, objcopied into the host object */
@@ -87,6 +89,8 @@ struct Edge {
 	const char *target;   /* owning target name, or NULL */
 	const char *source;   /* project-relative source, or NULL */
 	const char *arch;     /* "sm_80" for device edges, or NULL (interned) */
+	const char *image_in; /* a ptxas-only dev edge's PTX when the fatbin embeds it
+	                       * too: an image of the edge's for the shard manifest */
 	Graph *graph;
 	double cost;          /* estimated seconds (planner) */
 	double memory;        /* estimated peak bytes (planner) */

@@ -48,6 +48,13 @@ void plan_clear(Plan *p)
 /* A device view's preprocess (device gcc -E: 0.75 s a call, §8). */
 #define PP_COST 0.8
 
+/* A device edge that runs ptxas alone (edges.c's ptxas edges): it reads
+ * the PTX its cicc edge (EK_CICC) wrote. */
+static gboolean ptxas_only(const Edge *e)
+{
+	return e->kind == EK_DEV && EDGE_LEN(e->ins) && g_str_has_suffix(EDGE_AT(e->ins, 0), ".ptx");
+}
+
 /* Defaults before anything was measured: seconds and bytes per edge,
  * from the lab's 4-TU CUB workload (research/nvcc-pipeline.md §8, "where
  * the CPU goes"): per arch gcc -E 0.75 + cicc 11.5 + ptxas 4.0 s; per TU
@@ -58,9 +65,15 @@ static void default_cost(const Edge *e, int archs, int threads, double *cpu, dou
 {
 	switch (e->kind) {
 	case EK_DEV: /* less PP_COST with pp edges; sm_75's ptxas takes 7.3 s */
+		if (ptxas_only(e)) { /* ptxas alone */
+			*cpu = e->arch && strcmp(e->arch, "sm_75") == 0 ? 7.3 : 4.0;
+			*rss = 0.2 * GiB;
+			break;
+		}
 		*cpu = e->arch && strcmp(e->arch, "sm_75") == 0 ? 19.6 : 16.3;
 		*rss = 1.0 * GiB;
 		break;
+	case EK_CICC: *cpu = PP_COST + 11.5; *rss = 1.0 * GiB; break; /* less PP_COST with pp edges */
 	case EK_DEVPP: *cpu = PP_COST; *rss = 0.2 * GiB; break;
 	case EK_NVCC: *cpu = 16.3 * MAX(archs, 1) + 22; *rss = 1.0 * GiB * MAX(threads, 1); break;
 	case EK_FE: *cpu = 3.3; *rss = 0.6 * GiB; break;
@@ -87,19 +100,35 @@ static double median(GArray *v)
 }
 
 /* The kinds whose measurements stand in for each other's: a syntax-only
- * stub (a preprocess and a cicc) is not a stub copy. */
-#define BUCKETS (EK_COUNT + 1)
+ * stub (a preprocess and a cicc) is not a stub copy, a ptxas edge not a
+ * whole device edge. */
+#define BUCKETS (EK_COUNT + 2)
 static int bucket(const Edge *e)
 {
-	return e->kind == EK_STUB && e->rule && !e->rule->copy ? EK_COUNT : (int)e->kind;
+	return e->kind == EK_STUB && e->rule && !e->rule->copy ? EK_COUNT : ptxas_only(e) ? EK_COUNT + 1 : (int)e->kind;
 }
 
 /* Whether an edge's cost is counted without its device preprocess, which
- * a pp edge runs when there are pp edges: a device compile, and a
- * syntax-only stub (edges.c: it reads the stub arch's pp output then). */
+ * a pp edge runs when there are pp edges: a device compile (its cicc
+ * edge, with ptxas edges), and a syntax-only stub (edges.c: it reads the
+ * stub arch's pp output then). */
 static gboolean without_pre(const Edge *e)
 {
-	return e->kind == EK_DEV || (e->kind == EK_STUB && e->rule && !e->rule->copy);
+	return (e->kind == EK_DEV && !ptxas_only(e)) || e->kind == EK_CICC ||
+	       (e->kind == EK_STUB && e->rule && !e->rule->copy);
+}
+
+/* The measurement of the TU's file D/PREFIX ID SUFFIX for e's arch. */
+static const EdgeStat *sibling(const History *h, const Edge *e, const char *prefix, const char *suffix)
+{
+	const char *O = edge_get_var(e, "O");
+	const char *id = e->arch ? strchr(e->arch, '_') : NULL;
+	if (!h || !O || !id)
+		return NULL;
+	char *f = g_strconcat(O, "/", prefix, id + 1, suffix, NULL);
+	const EdgeStat *st = history_get(h, f);
+	g_free(f);
+	return st;
 }
 
 /* A device edge's preprocess, measured: in its own log lines, or in its
@@ -108,16 +137,41 @@ static double measured_pre(const History *h, const Edge *e, const EdgeStat *st)
 {
 	if (st && st->cpu_pre > 0)
 		return st->cpu_pre;
-	if (!h)
-		return -1;
-	const char *O = edge_get_var(e, "O");
-	const char *id = e->arch ? strchr(e->arch, '_') : NULL;
-	if (!O || !id)
-		return -1;
-	char *ii = g_strconcat(O, "/", id + 1, ".ii", NULL);
-	const EdgeStat *ps = history_get(h, ii);
-	g_free(ii);
+	const EdgeStat *ps = sibling(h, e, "", ".ii");
 	return ps ? ps->cpu : -1;
+}
+
+/* cicc's seconds in a measurement: what is neither preprocess nor ptxas. */
+static double cicc_part(const EdgeStat *st)
+{
+	return st ? st->cpu - st->cpu_pre - st->cpu_ptxas : 0;
+}
+
+/* An edge's measured seconds (without its preprocess where without_pre),
+ * or -1; *from: the measurement it came from (its memory, its
+ * preprocess). cicc and ptxas ran in one device edge (its lines under
+ * D/sm_ID.cubin) or, with ptxas edges, apart (cicc's under
+ * D/compute_ID.ptx, ptxas's under the cubin): either build's lines stand
+ * in for the other's, each edge's own first. */
+static double own_measured(const History *h, const Edge *e, const EdgeStat *st, const EdgeStat **from)
+{
+	*from = st;
+	const gboolean cubin = e->kind == EK_DEV && EDGE_LEN(e->outs) && g_str_has_suffix(EDGE_AT(e->outs, 0), ".cubin");
+	if (!cubin && e->kind != EK_CICC)
+		return st ? (without_pre(e) ? st->cpu - st->cpu_pre : st->cpu) : -1;
+	const EdgeStat *cub = cubin ? st : sibling(h, e, "sm_", ".cubin");
+	const EdgeStat *ptx = cubin ? sibling(h, e, "compute_", ".ptx") : st;
+	if (ptxas_only(e))
+		return cub && cub->cpu_ptxas > 0 ? cub->cpu_ptxas : -1;
+	const EdgeStat *own = cubin ? cub : ptx, *other = cubin ? ptx : cub;
+	const EdgeStat *cs = cicc_part(own) > 1e-3 ? own : cicc_part(other) > 1e-3 ? other : NULL;
+	if (!cs)
+		return -1;
+	*from = cs;
+	if (e->kind == EK_CICC)
+		return cicc_part(cs);
+	/* a whole device edge: cicc and ptxas (what its lines hold) */
+	return cs == cub ? cub->cpu - cub->cpu_pre : cicc_part(cs) + (cub ? cub->cpu_ptxas : 0);
 }
 
 /* Each edge's expected cost and memory: its own measurement, else the
@@ -134,23 +188,26 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		kcpu[k] = g_array_new(FALSE, FALSE, sizeof(double));
 		krss[k] = g_array_new(FALSE, FALSE, sizeof(double));
 	}
-	/* each edge's measurement, looked up once */
+	/* each edge's measurement, looked up once: its own seconds (-1: none)
+	 * and the line set they came from */
 	const EdgeStat **stats = g_new0(const EdgeStat *, MAX(g->edges->len, 1));
+	double *owns = g_new(double, MAX(g->edges->len, 1));
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
 		const char *out = EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : NULL;
-		const EdgeStat *st = stats[i] = out ? history_get_hashed(h, out, graph_str(out)->len, graph_str(out)->hash)
-						    : NULL;
+		const EdgeStat *st = out ? history_get_hashed(h, out, graph_str(out)->len, graph_str(out)->hash) : NULL;
 		/* D/stub.c is a copy or a syntax-only cicc run: the last
 		 * build's may have been the other (a cicc step tells) */
 		if (st && e->kind == EK_STUB && (e->rule->copy ? st->cpu > st->cpu_pre : st->cpu <= st->cpu_pre))
-			st = stats[i] = NULL;
-		if (st) {
-			double own = without_pre(e) ? st->cpu - st->cpu_pre : st->cpu;
-			g_array_append_val(kcpu[bucket(e)], own);
-			g_array_append_val(krss[bucket(e)], st->rss);
+			st = NULL;
+		owns[i] = h ? own_measured(h, e, st, &stats[i]) : -1;
+		if (owns[i] < 0)
+			stats[i] = NULL;
+		if (stats[i]) {
+			g_array_append_val(kcpu[bucket(e)], owns[i]);
+			g_array_append_val(krss[bucket(e)], stats[i]->rss);
 		}
-		double pre = e->kind == EK_DEV ? measured_pre(h, e, st) : -1;
+		double pre = without_pre(e) && e->kind != EK_STUB ? measured_pre(h, e, stats[i]) : -1;
 		if (pre >= 0)
 			g_array_append_val(pres, pre);
 	}
@@ -175,7 +232,7 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		if (without_pre(e))
 			cpu -= PP_COST; /* the default without its preprocess */
 		if (st) {
-			cpu = without_pre(e) ? st->cpu - st->cpu_pre : st->cpu;
+			cpu = owns[i];
 			/* cugen exec sees one process: nvcc --threads runs several */
 			rss = e->kind == EK_NVCC ? st->rss * MAX(threads, 1) : st->rss;
 			p->measured++;
@@ -187,10 +244,10 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 			cpu = med_pre;
 		}
 		if (without_pre(e) && !pp) {
-			double pre = e->kind == EK_DEV ? measured_pre(h, e, st) : st && st->cpu_pre > 0 ? st->cpu_pre : -1;
+			double pre = e->kind != EK_STUB ? measured_pre(h, e, st) : st && st->cpu_pre > 0 ? st->cpu_pre : -1;
 			cpu += pre >= 0 ? pre : med_pre;
 		}
-		if (job_memory > 0 && (e->kind == EK_DEV || e->kind == EK_NVCC ||
+		if (job_memory > 0 && (e->kind == EK_DEV || e->kind == EK_CICC || e->kind == EK_NVCC ||
 				       (e->kind == EK_STUB && !e->rule->copy)))
 			rss = job_memory;
 		e->cost = cpu;
@@ -198,6 +255,7 @@ static void set_costs(Graph *g, const History *h, const Config *c, const GraphIn
 		if (e->kind != EK_PHONY && e->kind != EK_REGEN)
 			p->edges++;
 	}
+	g_free(owns);
 	g_free(stats);
 }
 
@@ -950,11 +1008,26 @@ static gboolean try_alternative(const Alternative *a, const EdgeOptions *alt, Gr
 	return TRUE;
 }
 
-/* A device edge that a tail split can take (edges.c splits no LTO
- * image). */
+/* A device compile that a tail split can take (edges.c splits no LTO
+ * image): a whole device edge, or with ptxas edges a cicc edge (the long
+ * part; its ptxas edge is split with it). */
 static gboolean splittable(const Edge *e)
 {
-	return e->kind == EK_DEV && EDGE_LEN(e->outs) && !g_str_has_suffix(EDGE_AT(e->outs, 0), ".ltoir");
+	return (e->kind == EK_CICC || (e->kind == EK_DEV && !ptxas_only(e))) && EDGE_LEN(e->outs) &&
+	       !g_str_has_suffix(EDGE_AT(e->outs, 0), ".ltoir");
+}
+
+/* The name a split set knows a splittable edge by: its device edge's
+ * first output (a cicc edge's D/compute_ID.ptx is D/sm_ID.cubin's). */
+static char *split_key(const Edge *e)
+{
+	const char *out = EDGE_AT(e->outs, 0);
+	if (e->kind != EK_CICC)
+		return g_strdup(out);
+	const char *base = strrchr(out, '/');
+	base = base ? base + 1 : out;
+	const char *id = base + strlen("compute_");
+	return g_strdup_printf("%.*ssm_%.*s.cubin", (int)(base - out), out, (int)(strlen(id) - strlen(".ptx")), id);
 }
 
 /* The first outputs of the k device edges whose chains end last in g's
@@ -978,7 +1051,7 @@ static GHashTable *last_device_edges(Graph *g, const Plan *p, int threads, guint
 	sort_ranked((Ranked *)(void *)dev->data, dev->len); /* latest first */
 	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	for (guint i = 0; i < MIN(k, dev->len); i++)
-		g_hash_table_add(set, g_strdup(EDGE_AT(g_array_index(dev, Ranked, i).e->outs, 0)));
+		g_hash_table_add(set, split_key(g_array_index(dev, Ranked, i).e));
 	g_array_free(dev, TRUE);
 	return set;
 }
@@ -1224,14 +1297,74 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		alt.pp_edges = TRUE;
 		if (!try_alternative(&pp, &alt, build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
 			return NULL;
+		/* The tail split, and cicc and ptxas as edges of their own (not
+		 * for LTO images, PTX-only archs or with the cache: edges.c then
+		 * adds none): smaller edges pack tighter, at the end of a build
+		 * above all, and an error in the estimates costs less; the same
+		 * commands run, the PTX stays on disk. Each way gets a tail
+		 * split of its own (A: device edges whole, B: ptxas edges), and
+		 * B is weighed against A: a switch reruns every device compile
+		 * (10%). Only the kept way's lines stay in `cugen plan`. */
+		const EdgeOptions before = ch;
+		const guint a0 = p->why->len;
 		if (sc_auto && p->cores >= 4 &&
 		    !try_tail_split(build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
 			return NULL;
+		const guint a1 = p->why->len;
+		EdgeOptions b = before;
+		b.ptxas_edges = TRUE;
+		Candidate kb;
+		if (!p->whole_device && p->cores > 1) {
+			if (!build_candidate(&kb, &b, build, data, h, c, p, err))
+				return NULL;
+			/* (a graph over 4,000 edges would be simulated without the
+			 * spread of costs that A's was) */
+			if (kb.g->edges->len > g->edges->len && kb.g->edges->len <= 4000) {
+				kb.t = evaluate(kb.g, p, pool_threads, &kb.how);
+				if (sc_auto && p->cores >= 4 &&
+				    !try_tail_split(build, data, h, c, p, pool_threads, &kb.g, &kb.info, &b, &kb.t,
+						    &kb.how, err)) {
+					candidate_free(&kb);
+					return NULL;
+				}
+				const guint b1 = p->why->len;
+				Alternative px = { "cicc and ptxas as edges of their own", "as edges of their own",
+						   "cicc and ptxas in one device edge", "in one device edge",
+						   h ? h->ptxas_edges : -1, 0.99, 0, 0.1, TRUE };
+				GHashTable *a_split = ch.split_edges;
+				if (p->dev_measured == 0) {
+					/* Guessed costs (no device compile measured): the
+					 * simulations of measured workload A and B builds
+					 * (bench/RESULTS.md) ran faster with ptxas edges in
+					 * every case, 3% on average, also where the guessed
+					 * costs said otherwise: a first build does not know
+					 * which TU is heavy, and small edges suffer least
+					 * from that. Taken unless 10% slower. */
+					px.taken = "cicc and ptxas as edges of their own (nothing measured yet: "
+						   "small edges suffer least from wrong guesses)";
+					px.margin = 1.1;
+					px.gain = -G_MAXDOUBLE;
+				}
+				weigh(&px, &b, &kb, p, &g, info, &ch, &t_dev, &how);
+				if (ch.ptxas_edges) { /* B: A's tail split lines and set go */
+					g_ptr_array_remove_range(p->why, a0, a1 - a0);
+					if (a_split && a_split != ch.split_edges)
+						g_hash_table_destroy(a_split);
+				} else {
+					g_ptr_array_remove_range(p->why, a1, b1 - a1);
+					if (b.split_edges && b.split_edges != ch.split_edges)
+						g_hash_table_destroy(b.split_edges);
+				}
+			} else {
+				candidate_free(&kb);
+			}
+		}
 	}
 	p->threads = ch.threads;
 	p->split_compile = ch.split_compile;
 	p->syntax_stub = ch.syntax_stub;
 	p->pp_edges = ch.pp_edges;
+	p->ptxas_edges = ch.ptxas_edges;
 	p->tail_split = ch.split_edges ? ch.tail_split : 0;
 	p->split_edges = ch.split_edges;
 	if (small) /* the counts of measured edges were the last candidate's */
@@ -1268,7 +1401,7 @@ GArray *plan_arch_costs(Graph *g)
 	GHashTable *at = g_hash_table_new(g_str_hash, g_str_equal); /* arch -> index + 1 */
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
-		if ((e->kind != EK_DEV && e->kind != EK_DEVPP) || !e->arch)
+		if ((e->kind != EK_DEV && e->kind != EK_DEVPP && e->kind != EK_CICC) || !e->arch)
 			continue;
 		guint k = GPOINTER_TO_UINT(g_hash_table_lookup(at, e->arch));
 		if (!k) {
@@ -1371,7 +1504,7 @@ void plan_time_check(Graph *g, const Plan *p, const char *builddir, double limit
 	tc->cores = MAX(p->cores, 1);
 	GHashTable *d = logged_durations(builddir);
 	double *saved = g_new(double, g->edges->len);
-	double fe_work = 0, fe_max = 0, dev_max = 0;
+	double fe_work = 0, fe_max = 0, dev_max = 0, cicc_max = 0;
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
 		saved[i] = e->cost;
@@ -1388,18 +1521,22 @@ void plan_time_check(Graph *g, const Plan *p, const char *builddir, double limit
 			fe_max = MAX(fe_max, e->cost);
 		} else if (e->kind == EK_DEV) {
 			dev_max = MAX(dev_max, e->cost);
+		} else if (e->kind == EK_CICC) { /* a ptxas edge's cicc edge */
+			cicc_max = MAX(cicc_max, e->cost);
 		}
 	}
+	dev_max += cicc_max;
 	double cpl = 0, work = 0;
 	bottom_levels(g, &cpl, &work);
 	tc->estimate = MAX(work / tc->cores, cpl);
 	GArray *costs = plan_arch_costs(g);
 	tc->archs = (int)costs->len;
 	if (tc->estimate > limit && costs->len) {
-		/* the combine job: everything but the device compiles */
+		/* the combine job: everything but the device compiles (and
+		 * their preprocess and cicc edges) */
 		for (guint i = 0; i < g->edges->len; i++) {
 			Edge *e = g_ptr_array_index(g->edges, i);
-			if (e->kind == EK_DEV)
+			if (e->kind == EK_DEV || e->kind == EK_DEVPP || e->kind == EK_CICC)
 				e->cost = 0;
 		}
 		double ccpl = 0, cwork = 0;

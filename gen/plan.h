@@ -34,6 +34,8 @@ typedef struct {
 	int threads, split_compile;      /* as built */
 	gboolean syntax_stub;
 	gboolean pp_edges;               /* device preprocesses as their own edges */
+	gboolean ptxas_edges;            /* cicc and ptxas as edges of their own */
+	gboolean whole_device;           /* in: never ptxas edges (SetupArgs.whole_device) */
 	int tail_split;                  /* --split-compile of the edges in split_edges, else 0 */
 	GHashTable *split_edges;         /* the tail split's device edges (first outputs), or NULL */
 	gboolean tail_considered;        /* the planner weighed a tail split */

@@ -110,6 +110,9 @@ const char *report_edge_kind(const char *rule, const char *description, char **a
 	} kinds[] = {
 		{ "cuda_fe", FALSE, "fe", FALSE },
 		{ "cuda_dev_", TRUE, "dev", TRUE },
+		/* ptxas edges: cicc and ptxas apart, the device compile's parts */
+		{ "cuda_cicc_", TRUE, "dev", TRUE },
+		{ "cuda_ptxas_", TRUE, "dev", TRUE },
 		{ "cuda_stub_", TRUE, "stub", FALSE },
 		{ "cuda_host", FALSE, "host", FALSE },
 		{ "cuda_fatbin", FALSE, "fatbin", FALSE },

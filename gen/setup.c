@@ -146,6 +146,7 @@ static Graph *build_graph(void *data, const EdgeOptions *choices, GraphInfo *inf
 	eo.threads = choices->threads;
 	eo.split_compile = choices->split_compile;
 	eo.pp_edges = choices->pp_edges;
+	eo.ptxas_edges = choices->ptxas_edges;
 	eo.split_edges = choices->split_edges;
 	eo.tail_split = choices->tail_split;
 	Graph *g = edges_build(gen->c, gen->tk, &eo, info, err);
@@ -240,6 +241,7 @@ regen_done:
 		gen->history_loading = g_thread_new("cugen-history", read_history, gen);
 	}
 	cg_timing("machine");
+	gen->plan.whole_device = a->whole_device || g_strcmp0(g_getenv("CUGEN_PTXAS_EDGES"), "0") == 0;
 	gen->g = plan_make(gen->c, &gen->m, gen->history, build_graph, gen, &gen->info, &gen->plan, err);
 	history_wait(gen);
 	cg_timing("plan");
@@ -409,7 +411,7 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	stage_add(st, p, side[1].history);
 	g_free(p);
 	p = g_build_filename(gen->builddir, ".cugen", "plan.ini", NULL);
-	stage_add(st, p, history_choices(gen->plan.syntax_stub, gen->plan.pp_edges,
+	stage_add(st, p, history_choices(gen->plan.syntax_stub, gen->plan.pp_edges, gen->plan.ptxas_edges,
 					 gen->plan.tail_considered ? gen->plan.tail_split : -1, gen->plan.split_edges,
 					 gen->plan.tail_guessed));
 	g_free(p);
@@ -519,9 +521,10 @@ int cmd_plan(int argc, char **argv)
 				       pl->mem_device, pl->mem_host, pl->mem_link, pl->mem_from);
 		g_string_append_printf(o, "  \"expected_peak_memory\": %.0f,\n", pl->peak_memory);
 		g_string_append_printf(o, "  \"threads\": %d,\n  \"split_compile\": %d,\n  \"stub\": \"%s\",\n"
-				       "  \"pp_edges\": %s,\n  \"tail_split\": {\"split_compile\": %d, \"edges\": %u},\n",
+				       "  \"pp_edges\": %s,\n  \"ptxas_edges\": %s,\n"
+				       "  \"tail_split\": {\"split_compile\": %d, \"edges\": %u},\n",
 				       MAX(pl->threads, 1), pl->split_compile, pl->syntax_stub ? "syntax" : "device-edge",
-				       pl->pp_edges ? "true" : "false", pl->tail_split,
+				       pl->pp_edges ? "true" : "false", pl->ptxas_edges ? "true" : "false", pl->tail_split,
 				       pl->split_edges ? g_hash_table_size(pl->split_edges) : 0);
 		g_string_append_printf(o, "  \"work_seconds\": %.1f,\n  \"critical_path_seconds\": %.1f,\n"
 				       "  \"estimate_seconds\": %.1f,\n  \"measured_edges\": %u,\n  \"recommended_j\": %d,\n",

@@ -18,6 +18,8 @@ typedef struct {
 	gboolean verbose, json;
 	const Machine *machine;/* plan for this machine instead of probing (no CI profile then) */
 	gboolean no_history;   /* plan with the defaults, not the last build's measurements */
+	gboolean whole_device; /* no ptxas edges: device edges run cicc and ptxas (combine
+	                        * imports their images) */
 } SetupArgs;
 
 typedef struct {

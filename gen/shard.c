@@ -118,6 +118,8 @@ GString *shard_spec_part(const Graph *g, const Toolkit *tk, guint from, guint to
 			spec_ivalue(o, EDGE_AT(e->outs, j), TRUE);
 		for (guint j = 0; j < EDGE_LEN(e->implicit_outs); j++)
 			spec_ivalue(o, EDGE_AT(e->implicit_outs, j), TRUE);
+		if (e->image_in) /* a ptxas edge's PTX, embedded too: as a whole edge's */
+			spec_ivalue(o, e->image_in, TRUE);
 		cg_put(o, "\n", 1);
 		char *rh = g_hash_table_lookup(hashes, e->rule);
 		if (!rh) {

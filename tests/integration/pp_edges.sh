@@ -1,7 +1,8 @@
-# Device preprocesses as their own edges (the planner's pp edges): on a
+# Device preprocesses as their own edges (the planner's pp edges), and
+# cicc and ptxas as edges of their own (ptxas edges): on a
 # machine with more cores than front ends (a profile of 6 jobs, 4 CUDA
-# TUs) the planner runs each device view's gcc -E beside the front ends;
-# on one core it does not. Both builds give the same images; a no-op
+# TUs) the planner runs each device view's gcc -E beside the front ends,
+# and cicc apart from ptxas; on one core it does neither. Both builds give the same images; a no-op
 # does nothing; a device-only header edit reruns that TU's preprocesses
 # and device compiles only; a re-setup with the measurements of the
 # build keeps the choice (.cugen/plan.ini) and rebuilds nothing; the
@@ -33,6 +34,17 @@ run "$CUGEN" setup -B one --profile one
 [ "$(edges one one dev-pp)" = 0 ] || die "one job: pp edges"
 grep -q 'cuda_pp_' one/build.ninja && die "one job: a pp rule in build.ninja"
 
+note "6 jobs: ptxas edges, after a cicc edge each; one job: none"
+[ "$(edges pp wide dev-cicc)" = 12 ] || { cat "$WORK/plan.json"; die "6 jobs: not 12 cicc edges"; }
+"$CUGEN" plan -B pp --profile wide | grep -q '^  cicc and ptxas as edges of their own' || die "cugen plan does not say why"
+grep -q '^build obj/multi/lib/arch.cu.p/sm_80.cubin: cuda_ptxas_80 obj/multi/lib/arch.cu.p/compute_80.ptx$' pp/build.ninja ||
+	die "no ptxas edge reading arch.cu's sm_80 PTX"
+grep -q '^build obj/multi/lib/arch.cu.p/compute_80.ptx: cuda_cicc_80 ../lib/arch.cu | obj/multi/lib/arch.cu.p/80.ii obj/multi/lib/arch.cu.p/fe.cpp$' pp/build.ninja ||
+	die "no cicc edge for arch.cu's sm_80"
+sed -n '/^rule cuda_ptxas_80$/,/^$/p' pp/build.ninja | grep -q -e 'cicc' -e ' -E ' && die "the ptxas rule runs more than ptxas"
+sed -n '/^rule cuda_cicc_80$/,/^$/p' pp/build.ninja | grep -q '/ptxas ' && die "the cicc rule runs ptxas"
+[ "$(edges one one dev-cicc)" = 0 ] || die "one job: cicc edges"
+
 note "the same images either way"
 build pp >/dev/null
 build one >/dev/null
@@ -63,6 +75,7 @@ sleep 1
 sed -i 's/MULTI_DEVICE_ONLY_MAGIC 0x5eed0001u/MULTI_DEVICE_ONLY_MAGIC 0x5eed0002u/' include/multi/device_only.cuh
 ran=$(build pp)
 echo "$ran" | grep -q '^CUDA pp 80 obj/multi/lib/arch.cu.p/80.ii$' || { echo "$ran"; die "arch.cu's sm_80 view not preprocessed again"; }
+echo "$ran" | grep -q '^CUDA cicc 80 obj/multi/lib/arch.cu.p/compute_80.ptx$' || { echo "$ran"; die "arch.cu's sm_80 cicc edge did not run"; }
 echo "$ran" | grep -q '^CUDA sm_80 obj/multi/lib/arch.cu.p/sm_80.cubin$' || { echo "$ran"; die "arch.cu's sm_80 image not rebuilt"; }
 echo "$ran" | grep -q 'scan.cu.p/' && { echo "$ran"; die "scan.cu rebuilt for a header it does not include"; }
 echo "$ran" | grep -q 'arch.cu.p/host.o' && { echo "$ran"; die "the host compile ran for a device-only header"; }

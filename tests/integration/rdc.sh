@@ -41,7 +41,7 @@ build inc >/dev/null
 run "$CUGEN" setup -B inc --archs "80 90" -D cuda.archs="80 90"
 ran=$(build inc)
 echo "$ran"
-other=$(echo "$ran" | grep -v -e '^CUDA sm_90 ' -e '^CUDA nvlink sm_90 ' -e '^CUDA fatbin ' -e '^CUDA embed ' \
+other=$(echo "$ran" | grep -v -e '^CUDA sm_90 ' -e '^CUDA cicc 90 ' -e '^CUDA nvlink sm_90 ' -e '^CUDA fatbin ' -e '^CUDA embed ' \
 	-e '^CUDA dlink object .*\.sm_90\.dlink\.o$' \
 	-e '^CUDA dlink fatbin ' -e '^CUDA dlink host ' -e '^AR ' -e '^LINK ')
 [ -z "$other" ] || die "unexpected edges reran: $other"

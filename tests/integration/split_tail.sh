@@ -11,7 +11,9 @@
 # 0, on 2 cores, or where it would save under 2 s (1 s device compiles),
 # no split; a split taken on the default (guessed) costs is dropped once
 # a build measured short device compiles, and kept for long ones.
-# CUGEN_SIMTRACE writes the simulated build, edge by edge.
+# CUGEN_SIMTRACE writes the simulated build, edge by edge. The planner
+# may run cicc and ptxas as edges of their own (ptxas edges): a split
+# then covers both, and counts once (by the image).
 . "$(dirname "$0")/lib.sh"
 need_cuda
 multi_project
@@ -22,12 +24,14 @@ add_profile two 2
 add_profile eight 8
 
 history() { # builddir device-seconds [fe-host-seconds]: appended to edges.log (its latest line per step counts)
+	# (a ptxas edge's image gets a tenth of it as ptxas)
 	"$NINJA" -C "$1" -t targets all | awk -F': ' -v dev="$2" -v other="${3:-}" '
-		$2 ~ /^cuda_dev/ { printf "%s\tcicc\t100000\t%s\t%s\n", $1, dev, dev }
+		$2 ~ /^cuda_(dev|cicc)_/ { printf "%s\tcicc\t100000\t%s\t%s\n", $1, dev, dev }
+		$2 ~ /^cuda_ptxas_/ { printf "%s\tptxas\t100000\t%s\t%s\n", $1, dev / 10, dev / 10 }
 		other != "" && $2 ~ /^cuda_(host|fe)/ { printf "%s\tgcc\t100000\t%s\t%s\n", $1, other, other }' >>"$1/.cugen/edges.log"
 }
-split_lines() { # builddir -> the build lines of split device rules
-	grep -E '^build [^:]*: cuda_dev_[0-9a-z]*_split4 ' "$1/build.ninja"
+split_lines() { # builddir -> the build lines of split device rules (by image: not a ptxas edge's cicc edge)
+	grep -E '^build [^:]*: cuda_(dev|ptxas)_[0-9a-z]*_split4 ' "$1/build.ninja"
 }
 
 note "60 s device compiles on 16 cores: the last ones get --split-compile 4"
@@ -41,8 +45,18 @@ grep -q '^  nvcc --split-compile 4 for the [0-9]* device compiles whose chains e
 n=$(split_lines w | wc -l)
 [ "$n" -ge 1 ] || die "no device edge uses a split rule"
 grep -q "^  nvcc --split-compile 4 for the $n device compiles" plan.txt || { cat plan.txt; die "plan names another count than build.ninja's $n"; }
-grep -A1 '^rule cuda_dev_[0-9]*_split4$' w/build.ninja | grep -q 'cicc -split-compile 4 .*/ptxas -split-compile=4 ' ||
-	die "a split rule does not pass -split-compile to cicc and ptxas"
+if grep -q '^rule cuda_ptxas_[0-9]*_split4$' w/build.ninja; then
+	grep -A1 '^rule cuda_cicc_[0-9]*_split4$' w/build.ninja | grep -q 'cicc -split-compile 4 ' &&
+		grep -A1 '^rule cuda_ptxas_[0-9]*_split4$' w/build.ninja | grep -q 'ptxas -split-compile=4 ' ||
+		die "a split pair of rules does not pass -split-compile to cicc and ptxas"
+	for img in $(split_lines w | sed 's/^build \([^:]*\):.*/\1/'); do
+		ptx=$(echo "$img" | sed 's|/sm_\([0-9a-z]*\)\.cubin$|/compute_\1.ptx|')
+		grep -q "^build $ptx: cuda_cicc_[0-9a-z]*_split4 " w/build.ninja || die "$img is split, its cicc edge not"
+	done
+else
+	grep -A1 '^rule cuda_dev_[0-9]*_split4$' w/build.ninja | grep -q 'cicc -split-compile 4 .*/ptxas -split-compile=4 ' ||
+		die "a split rule does not pass -split-compile to cicc and ptxas"
+fi
 "$CUGEN" plan -B w --profile wide --json >plan.json || die "cugen plan --json failed"
 python3 - plan.json w/.cugen/plan.ini "$n" <<'EOF' || die "plan JSON or plan.ini disagree with build.ninja"
 import json, re, sys
@@ -86,7 +100,7 @@ for dev in measured 0.5; do
 	sed -n 's/^split_edges=//p' w/.cugen/plan.ini | cmp -s - set.before || die "$dev: the set in plan.ini changed"
 	[ "$(split_lines w | wc -l)" = "$n" ] || die "$dev: the split rules changed"
 	# (the stub's source may switch with the measurements: 3% and 2 s)
-	ran=$(build w | grep '^CUDA \(sm\|compute\)_' || true)
+	ran=$(build w | grep '^CUDA \(sm_\|compute_\|cicc \)' || true)
 	[ -z "$ran" ] || die "$dev: a re-setup made ninja rerun device compiles: $ran"
 done
 
@@ -110,6 +124,8 @@ grep -q '^  no --split-compile for the device compiles whose chains end last' pl
 grep -q '^split_compile=0$' s/.cugen/plan.ini || die "1 s device compiles: plan.ini does not record no split"
 
 note "a split taken on guessed costs is weighed anew once they are measured"
+# (whole device edges: with ptxas edges the default costs take no split here)
+export CUGEN_PTXAS_EDGES=0
 run "$CUGEN" setup -B g --profile eight
 [ "$(split_lines g | wc -l)" -ge 1 ] || { "$CUGEN" plan -B g --profile eight; die "8 cores, the default costs: no split"; }
 grep -q '^split_guessed=true$' g/.cugen/plan.ini || die "a split on guessed costs not marked so in plan.ini"
@@ -124,6 +140,7 @@ history k 60 5
 run "$CUGEN" setup -B k --profile eight
 sed -n 's/^split_edges=//p' k/.cugen/plan.ini | cmp -s - set.guessed || die "measured 60 s device compiles: the guessed split changed"
 grep -q '^split_guessed' k/.cugen/plan.ini && die "measured 60 s: plan.ini still says guessed"
+unset CUGEN_PTXAS_EDGES
 
 note "CUGEN_SIMTRACE writes the simulated build (with CUGEN_SIMCOSTS, with a build's costs)"
 CUGEN_SIMTRACE="$WORK/trace.txt" CUGEN_SIMCOSTS=w "$CUGEN" plan -B w --profile wide >/dev/null || die "cugen plan with a trace failed"

@@ -398,6 +398,8 @@ static void test_history(void)
 	g_assert_cmpfloat(history_get(h, "c.o")->cpu, ==, 10);
 	g_assert_cmpfloat(history_get(h, "d.o")->cpu, ==, g_ascii_strtod("123456789.123", NULL));
 	g_assert_cmpfloat(history_get(h, "d.o")->cpu_pre, ==, 0);
+	g_assert_cmpfloat(history_get(h, "d.o")->cpu_ptxas, ==, g_ascii_strtod("123456789.123", NULL));
+	g_assert_cmpfloat(a->cpu_ptxas, ==, 0);
 	g_assert_cmpstr(h->compact->str, ==, "a.o\tgcc\t200\t0.300\t1\n"
 					     "a.o\tcicc\t300\t2.000\t2\n"
 					     "c.o\tnvlink\t7\t1e1\t1\n"
@@ -437,12 +439,13 @@ static void test_history_choices(void)
 	} cases[] = { { 4, set, FALSE, 4, 2, FALSE }, { 4, set, TRUE, 4, 2, TRUE }, { 0, NULL, TRUE, 0, 0, TRUE },
 		      { 0, NULL, FALSE, 0, 0, FALSE }, { -1, NULL, TRUE, -1, 0, FALSE } };
 	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
-		GString *s = history_choices(TRUE, FALSE, cases[i].tail, cases[i].set, cases[i].guessed);
+		GString *s = history_choices(TRUE, FALSE, i % 2 == 0, cases[i].tail, cases[i].set, cases[i].guessed);
 		g_assert_true(g_file_set_contents(ini, s->str, -1, NULL));
 		g_string_free(s, TRUE);
 		History *h = history_load(b);
 		g_assert_cmpint(h->syntax_stub, ==, 1);
 		g_assert_cmpint(h->pp_edges, ==, 0);
+		g_assert_cmpint(h->ptxas_edges, ==, i % 2 == 0);
 		g_assert_cmpint(h->tail_split, ==, cases[i].want_tail);
 		g_assert_cmpuint(h->split_edges ? g_strv_length(h->split_edges) : 0, ==, cases[i].want_n);
 		g_assert_cmpint(h->split_guessed, ==, cases[i].want_guessed);
