@@ -687,6 +687,51 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a, int sc)
 	return r;
 }
 
+/* What a device edge runs before cicc without pp edges: the device
+ * view's preprocess with its full depfile D/ID.full.d and, with
+ * depdiff, the edge's own depfile derived from it (the headers the host
+ * view lacks). */
+static void render_device_view(Ctx *x, GString *c, PipeArch *pa, gboolean depdiff)
+{
+	char *full = g_strdup_printf(P_O "/%s.full.d", pa->id);
+	render_device_pp(x, c, pa, NULL, NULL, full);
+	g_free(full);
+	g_string_append(c, " && ");
+	if (depdiff)
+		g_string_append_printf(c, "%s depdiff ${O}/hdeps ${O}/%s.full.d ${out}.d ${out} && ", cugen_q(x),
+				       pa->id);
+}
+
+/* cicc's words for arch pa, writing its stub as D/ID.stub.c; with sc > 1
+ * -split-compile sc, as nvcc --split-compile passes it. */
+static GPtrArray *cicc_words(PipeArch *pa, int sc)
+{
+	GPtrArray *cicc = copy_argv(pa->cicc);
+	if (sc > 1) {
+		g_ptr_array_insert(cicc, 1, g_strdup("-split-compile"));
+		g_ptr_array_insert(cicc, 2, g_strdup_printf("%d", sc));
+	}
+	char *stub = g_strdup_printf(P_O "/%s.stub.c", pa->id);
+	subst(cicc, P_STUB, stub);
+	g_free(stub);
+	return cicc;
+}
+
+/* ptxas's words for arch pa, writing D/sm_ID.cubin under its temporary
+ * name; with sc > 1 -split-compile=sc. */
+static GPtrArray *ptxas_words(PipeArch *pa, int sc)
+{
+	GPtrArray *ptxas = copy_argv(pa->ptxas);
+	if (sc > 1)
+		g_ptr_array_insert(ptxas, 1, g_strdup_printf("-split-compile=%d", sc));
+	char *cubin = g_strdup_printf(P_O "/sm_%s.cubin", pa->id);
+	char *tmp = g_strconcat(cubin, TMP, NULL);
+	subst(ptxas, cubin, tmp);
+	g_free(tmp);
+	g_free(cubin);
+	return ptxas;
+}
+
 /* With ptxas edges (EdgeOptions.ptxas_edges) a device edge is two: cicc
  * alone, writing D/compute_ID.ptx (and the arch's stub), then ptxas
  * alone, reading it. Smaller edges pack tighter, above all at the end of
@@ -699,23 +744,11 @@ static Rule *cu_cicc_rule(Ctx *x, PipeArch *pa, int sc)
 {
 	const gboolean split = x->opt->pp_edges;
 	GString *c = g_string_new(NULL);
-	if (!split) {
-		char *full = g_strdup_printf(P_O "/%s.full.d", pa->id);
-		render_device_pp(x, c, pa, NULL, NULL, full);
-		g_string_append_printf(c, " && %s depdiff ${O}/hdeps ${O}/%s.full.d ${out}.d ${out} && ", cugen_q(x),
-				       pa->id);
-		g_free(full);
-	}
-	GPtrArray *cicc = copy_argv(pa->cicc);
-	if (sc > 1) { /* as nvcc --split-compile passes it */
-		g_ptr_array_insert(cicc, 1, g_strdup("-split-compile"));
-		g_ptr_array_insert(cicc, 2, g_strdup_printf("%d", sc));
-	}
-	char *f = g_strdup_printf(P_O "/%s.stub.c", pa->id);
-	subst(cicc, P_STUB, f);
-	g_free(f);
+	if (!split)
+		render_device_view(x, c, pa, TRUE);
+	GPtrArray *cicc = cicc_words(pa, sc);
 	char *ptx = g_strdup_printf(P_O "/compute_%s.ptx", pa->id);
-	f = g_strconcat(ptx, TMP, NULL);
+	char *f = g_strconcat(ptx, TMP, NULL);
 	subst(cicc, ptx, f);
 	g_free(f);
 	g_free(ptx);
@@ -740,14 +773,7 @@ static Rule *cu_cicc_rule(Ctx *x, PipeArch *pa, int sc)
 static Rule *cu_ptxas_rule(Ctx *x, PipeArch *pa, const Arch *a, int sc)
 {
 	GString *c = g_string_new(NULL);
-	GPtrArray *ptxas = copy_argv(pa->ptxas);
-	if (sc > 1)
-		g_ptr_array_insert(ptxas, 1, g_strdup_printf("-split-compile=%d", sc));
-	char *cubin = g_strdup_printf(P_O "/sm_%s.cubin", pa->id);
-	char *tmp = g_strconcat(cubin, TMP, NULL);
-	subst(ptxas, cubin, tmp);
-	g_free(tmp);
-	g_free(cubin);
+	GPtrArray *ptxas = ptxas_words(pa, sc);
 	measured(x, c);
 	render(c, ptxas);
 	g_ptr_array_free(ptxas, TRUE);
@@ -770,34 +796,15 @@ static Rule *cu_ptxas_rule(Ctx *x, PipeArch *pa, const Arch *a, int sc)
 static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, int sc)
 {
 	GString *c = g_string_new(NULL);
-	char *full = g_strdup_printf(P_O "/%s.full.d", pa->id);
 	char *depdiff = g_strdup_printf("%s depdiff ${O}/hdeps ${O}/%s.full.d ${out}.d ${out}", cugen_q(x), pa->id);
-	if (!split) {
-		render_device_pp(x, c, pa, NULL, NULL, full);
-		g_string_append(c, " && ");
-		if (!x->cache)
-			g_string_append_printf(c, "%s && ", depdiff);
-	}
-	GPtrArray *cicc = copy_argv(pa->cicc);
-	if (sc > 1) { /* as nvcc --split-compile passes it */
-		g_ptr_array_insert(cicc, 1, g_strdup("-split-compile"));
-		g_ptr_array_insert(cicc, 2, g_strdup_printf("%d", sc));
-	}
-	char *stub = g_strdup_printf(P_O "/%s.stub.c", pa->id);
-	subst(cicc, P_STUB, stub);
-	g_free(stub);
+	if (!split) /* (the cache's direct mode runs depdiff after it, below) */
+		render_device_view(x, c, pa, !x->cache);
+	GPtrArray *cicc = cicc_words(pa, sc);
 	/* the declared outputs under temporary names (the PTX also where
 	 * ptxas reads it), renamed into place at the end */
-	GPtrArray *ptxas = pa->ptxas ? copy_argv(pa->ptxas) : NULL;
-	if (ptxas && sc > 1)
-		g_ptr_array_insert(ptxas, 1, g_strdup_printf("-split-compile=%d", sc));
+	GPtrArray *ptxas = pa->ptxas ? ptxas_words(pa, sc) : NULL;
 	GPtrArray *declared = g_ptr_array_new_with_free_func(g_free);
 	if (ptxas) {
-		char *cubin = g_strdup_printf(P_O "/sm_%s.cubin", pa->id);
-		char *tmp = g_strconcat(cubin, TMP, NULL);
-		subst(ptxas, cubin, tmp);
-		g_free(tmp);
-		g_free(cubin);
 		g_ptr_array_add(declared, g_strdup_printf("${O}/sm_%s.cubin", pa->id));
 	}
 	if (!ptxas || a->ptx) {
@@ -865,7 +872,6 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 	for (guint i = 0; i < declared->len; i++)
 		publish(c, g_ptr_array_index(declared, i));
 	g_ptr_array_free(declared, TRUE);
-	g_free(full);
 	return g_string_free(c, FALSE);
 }
 
