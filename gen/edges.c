@@ -1311,6 +1311,23 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 	if (s->stub_arch)
 		edge_implicit_in_interned(h, stub);
 	set_tu_vars(h, &v);
+	if (x->opt->host_rank) {
+		/* host.o -> host.rank1 -> host.rank2 ||-> the fatbin edge: ninja
+		 * (from 1.12) then counts as many edges after the host compile
+		 * as after a cicc edge, and breaks the tie in file order */
+		const char *prev = host;
+		for (int k = 1; k <= 2; k++) {
+			Edge *r = graph_edge(g, EK_RANK, graph_rule(g, "cugen_rank", "touch ${out}", "stamp ${out}", NULL,
+								   NULL, NULL));
+			r->target = s->t->name;
+			r->source = src->rel;
+			const char *out = tu_path(x, buf, D, k == 1 ? "host.rank1" : "host.rank2", NULL, NULL);
+			edge_out_interned(r, out);
+			edge_in_interned(r, prev);
+			prev = out;
+		}
+		edge_order_in(fb, prev);
+	}
 
 	g_ptr_array_add(s->objects, obj);
 	g_ptr_array_add(s->dl_items, s->pipe->rdc ? g_strdup(O) : NULL);

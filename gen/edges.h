@@ -32,6 +32,11 @@ typedef struct {
 	 * nor for LTO images) */
 	GHashTable *split_edges;
 	int tail_split;
+	/* two stamp edges (EK_RANK) between each host compile and its fatbin
+	 * edge: ninja >= 1.12 starts ready edges by the number of edges
+	 * between them and the end, and would otherwise start every ready
+	 * device compile before a host compile, the longest single job */
+	gboolean host_rank;
 } EdgeOptions;
 
 /* Facts about the graph for the summary line and `cugen plan`. */

@@ -179,12 +179,12 @@ void history_read(History *h, const char *builddir)
 		h->lines++;
 	}
 	g_array_free(lines, TRUE);
-	h->syntax_stub = h->pp_edges = h->ptxas_edges = h->tail_split = -1;
+	h->syntax_stub = h->pp_edges = h->ptxas_edges = h->host_rank = h->tail_split = -1;
 	char *path = g_build_filename(builddir, ".cugen", "plan.ini", NULL);
 	GKeyFile *k = g_key_file_new();
 	if (g_key_file_load_from_file(k, path, G_KEY_FILE_NONE, NULL)) {
-		const char *keys[] = { "syntax_stub", "pp_edges", "ptxas_edges" };
-		int *vals[] = { &h->syntax_stub, &h->pp_edges, &h->ptxas_edges };
+		const char *keys[] = { "syntax_stub", "pp_edges", "ptxas_edges", "host_rank" };
+		int *vals[] = { &h->syntax_stub, &h->pp_edges, &h->ptxas_edges, &h->host_rank };
 		for (gsize i = 0; i < G_N_ELEMENTS(keys); i++) {
 			GError *e = NULL;
 			gboolean v = g_key_file_get_boolean(k, "plan", keys[i], &e);
@@ -210,12 +210,14 @@ static int cmp_strp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-GString *history_choices(gboolean syntax_stub, gboolean pp_edges, gboolean ptxas_edges, int tail_split, GHashTable *split_edges,
+GString *history_choices(gboolean syntax_stub, gboolean pp_edges, gboolean ptxas_edges, int host_rank, int tail_split, GHashTable *split_edges,
 			 gboolean split_guessed)
 {
 	GString *s = g_string_new("# cugen's planner: its choices that change commands (history.h)\n[plan]\n");
 	g_string_append_printf(s, "syntax_stub=%s\npp_edges=%s\nptxas_edges=%s\n", syntax_stub ? "true" : "false",
 			       pp_edges ? "true" : "false", ptxas_edges ? "true" : "false");
+	if (host_rank >= 0) /* weighed */
+		g_string_append_printf(s, "host_rank=%s\n", host_rank ? "true" : "false");
 	if (tail_split >= 0) /* weighed: taken (N) or not (0) */
 		g_string_append_printf(s, "split_compile=%d\n%s", split_edges ? tail_split : 0,
 				       split_guessed ? "split_guessed=true\n" : "");

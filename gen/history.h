@@ -29,7 +29,7 @@ typedef struct {
 	/* the planner's last choices (BUILDDIR/.cugen/plan.ini): 1 or 0, -1
 	 * unknown; a re-setup keeps them unless another is much better, so
 	 * that new measurements do not change commands and rebuild */
-	int syntax_stub, pp_edges, ptxas_edges;
+	int syntax_stub, pp_edges, ptxas_edges, host_rank;
 	/* the tail split (plan.h): its --split-compile (0 none, -1 unknown),
 	 * its device edges' first outputs (NULL-terminated, or NULL), and
 	 * whether it was weighed on guessed costs (no device compile
@@ -48,7 +48,7 @@ const EdgeStat *history_get(const History *h, const char *output);
  * graph's interned strings know theirs). */
 const EdgeStat *history_get_hashed(const History *h, const char *output, gsize len, guint32 hash);
 /* BUILDDIR/.cugen/plan.ini's text for these choices: to be staged. */
-GString *history_choices(gboolean syntax_stub, gboolean pp_edges, gboolean ptxas_edges, int tail_split, GHashTable *split_edges,
+GString *history_choices(gboolean syntax_stub, gboolean pp_edges, gboolean ptxas_edges, int host_rank, int tail_split, GHashTable *split_edges,
 			 gboolean split_guessed);
 /* The log with only the latest line per (edge, step): to be staged
  * (history_read keeps the same in History.compact). */

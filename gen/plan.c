@@ -82,6 +82,7 @@ static void default_cost(const Edge *e, int archs, int threads, double *cpu, dou
 	case EK_CC: case EK_CXX: *cpu = 1; *rss = 0.3 * GiB; break;
 	case EK_NVLINK: case EK_DLHOST: *cpu = 1; *rss = 0.3 * GiB; break;
 	case EK_LINK: *cpu = 1; *rss = 0.5 * GiB; break;
+	case EK_RANK: *cpu = 0.002; *rss = 0.001 * GiB; break; /* touch */
 	case EK_PHONY: case EK_REGEN: *cpu = 0; *rss = 0; break;
 	default: *cpu = 0.05; *rss = 0.05 * GiB; break;
 	}
@@ -1270,6 +1271,23 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	const gboolean small = ntu && !info->split_tu_targets && g->edges->len <= 4000;
 	if (g->edges->len <= 20000)
 		probe_ninja(p);
+	/* ninja 1.12 and later start the ready edge with the most edges
+	 * after it first (each edge counts 1, whatever it costs), then in
+	 * file order: every ready cicc edge (4 edges to the end, with its
+	 * ptxas, fatbin and link) before a host compile (3), the longest
+	 * single job, which then ends the build. Two stamp edges after each
+	 * host compile make it 5: it starts once its stub is made. The
+	 * choices below are made with them; the last weighs them. */
+	if (small && p->depth_first && !p->no_rank) {
+		ch.host_rank = TRUE;
+		p->rank_considered = TRUE;
+		graph_free(g);
+		graph_info_clear(info);
+		g = build(data, &ch, info, err);
+		if (!g)
+			return NULL;
+		set_costs(g, h, c, info, ch.threads, ch.pp_edges, p);
+	}
 	double t_dev = evaluate(g, p, pool_threads, &how);
 	cg_timing("costs");
 	if (small) {
@@ -1359,12 +1377,27 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 				candidate_free(&kb);
 			}
 		}
+		/* The stamp edges (below) against none, with the rest chosen
+		 * with them. Dropping them reruns only the stamps: 1%. */
+		if (ch.host_rank) {
+			Alternative norank = { "host compiles ranked by ninja after the device compiles (no stamp edges)",
+					       "without stamp edges",
+					       "host compiles ranked ahead in ninja's order (two stamp edges after each)",
+					       "with stamp edges", h && h->host_rank >= 0 ? !h->host_rank : -1, 1, 0, 0.01,
+					       FALSE };
+			alt = ch;
+			alt.host_rank = FALSE;
+			if (!try_alternative(&norank, &alt, build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how,
+					     err))
+				return NULL;
+		}
 	}
 	p->threads = ch.threads;
 	p->split_compile = ch.split_compile;
 	p->syntax_stub = ch.syntax_stub;
 	p->pp_edges = ch.pp_edges;
 	p->ptxas_edges = ch.ptxas_edges;
+	p->host_rank = ch.host_rank;
 	p->tail_split = ch.split_edges ? ch.tail_split : 0;
 	p->split_edges = ch.split_edges;
 	if (small) /* the counts of measured edges were the last candidate's */

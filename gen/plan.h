@@ -36,6 +36,9 @@ typedef struct {
 	gboolean pp_edges;               /* device preprocesses as their own edges */
 	gboolean ptxas_edges;            /* cicc and ptxas as edges of their own */
 	gboolean whole_device;           /* in: never ptxas edges (SetupArgs.whole_device) */
+	gboolean no_rank;                /* in: never host_rank (not the ninja backend) */
+	gboolean host_rank;              /* stamp edges after the host compiles (EdgeOptions) */
+	gboolean rank_considered;        /* the planner weighed host_rank */
 	int tail_split;                  /* --split-compile of the edges in split_edges, else 0 */
 	GHashTable *split_edges;         /* the tail split's device edges (first outputs), or NULL */
 	gboolean tail_considered;        /* the planner weighed a tail split */

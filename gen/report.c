@@ -123,6 +123,7 @@ const char *report_edge_kind(const char *rule, const char *description, char **a
 		{ "cuda_dlink_host", FALSE, "dlink-host", FALSE },
 		{ "cuda_import", FALSE, "import", FALSE },
 		{ "cuda_manifest", FALSE, "manifest", FALSE },
+		{ "cugen_rank", FALSE, "rank", FALSE },
 		{ "cc", FALSE, "cc", FALSE },
 		{ "cxx", FALSE, "cxx", FALSE },
 		{ "ar", FALSE, "ar", FALSE },
@@ -745,7 +746,7 @@ static char *timeline_svg(const Report *r)
 }
 
 static const char *const kind_order[] = {
-	"fe", "dev", "stub", "host", "fatbin", "nvcc", "dlink-obj", "nvlink",
+	"fe", "dev", "stub", "host", "rank", "fatbin", "nvcc", "dlink-obj", "nvlink",
 	"dlink-fatbin", "dlink-host", "import", "manifest", "cc", "cxx", "ar", "link",
 	"regen", "other",
 };

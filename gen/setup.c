@@ -147,6 +147,7 @@ static Graph *build_graph(void *data, const EdgeOptions *choices, GraphInfo *inf
 	eo.split_compile = choices->split_compile;
 	eo.pp_edges = choices->pp_edges;
 	eo.ptxas_edges = choices->ptxas_edges;
+	eo.host_rank = choices->host_rank;
 	eo.split_edges = choices->split_edges;
 	eo.tail_split = choices->tail_split;
 	Graph *g = edges_build(gen->c, gen->tk, &eo, info, err);
@@ -242,6 +243,7 @@ regen_done:
 	}
 	cg_timing("machine");
 	gen->plan.whole_device = a->whole_device || g_strcmp0(g_getenv("CUGEN_PTXAS_EDGES"), "0") == 0;
+	gen->plan.no_rank = strcmp(a->backend, "ninja") != 0 || g_strcmp0(g_getenv("CUGEN_HOST_RANK"), "0") == 0;
 	gen->g = plan_make(gen->c, &gen->m, gen->history, build_graph, gen, &gen->info, &gen->plan, err);
 	history_wait(gen);
 	cg_timing("plan");
@@ -412,6 +414,7 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	g_free(p);
 	p = g_build_filename(gen->builddir, ".cugen", "plan.ini", NULL);
 	stage_add(st, p, history_choices(gen->plan.syntax_stub, gen->plan.pp_edges, gen->plan.ptxas_edges,
+					 gen->plan.rank_considered ? gen->plan.host_rank : -1,
 					 gen->plan.tail_considered ? gen->plan.tail_split : -1, gen->plan.split_edges,
 					 gen->plan.tail_guessed));
 	g_free(p);
@@ -521,10 +524,11 @@ int cmd_plan(int argc, char **argv)
 				       pl->mem_device, pl->mem_host, pl->mem_link, pl->mem_from);
 		g_string_append_printf(o, "  \"expected_peak_memory\": %.0f,\n", pl->peak_memory);
 		g_string_append_printf(o, "  \"threads\": %d,\n  \"split_compile\": %d,\n  \"stub\": \"%s\",\n"
-				       "  \"pp_edges\": %s,\n  \"ptxas_edges\": %s,\n"
+				       "  \"pp_edges\": %s,\n  \"ptxas_edges\": %s,\n  \"host_rank\": %s,\n"
 				       "  \"tail_split\": {\"split_compile\": %d, \"edges\": %u},\n",
 				       MAX(pl->threads, 1), pl->split_compile, pl->syntax_stub ? "syntax" : "device-edge",
-				       pl->pp_edges ? "true" : "false", pl->ptxas_edges ? "true" : "false", pl->tail_split,
+				       pl->pp_edges ? "true" : "false", pl->ptxas_edges ? "true" : "false",
+				       pl->host_rank ? "true" : "false", pl->tail_split,
 				       pl->split_edges ? g_hash_table_size(pl->split_edges) : 0);
 		g_string_append_printf(o, "  \"work_seconds\": %.1f,\n  \"critical_path_seconds\": %.1f,\n"
 				       "  \"estimate_seconds\": %.1f,\n  \"measured_edges\": %u,\n  \"recommended_j\": %d,\n",

@@ -439,13 +439,15 @@ static void test_history_choices(void)
 	} cases[] = { { 4, set, FALSE, 4, 2, FALSE }, { 4, set, TRUE, 4, 2, TRUE }, { 0, NULL, TRUE, 0, 0, TRUE },
 		      { 0, NULL, FALSE, 0, 0, FALSE }, { -1, NULL, TRUE, -1, 0, FALSE } };
 	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
-		GString *s = history_choices(TRUE, FALSE, i % 2 == 0, cases[i].tail, cases[i].set, cases[i].guessed);
+		const int rank = (int)(i % 3) - 1; /* -1: not weighed */
+		GString *s = history_choices(TRUE, FALSE, i % 2 == 0, rank, cases[i].tail, cases[i].set, cases[i].guessed);
 		g_assert_true(g_file_set_contents(ini, s->str, -1, NULL));
 		g_string_free(s, TRUE);
 		History *h = history_load(b);
 		g_assert_cmpint(h->syntax_stub, ==, 1);
 		g_assert_cmpint(h->pp_edges, ==, 0);
 		g_assert_cmpint(h->ptxas_edges, ==, i % 2 == 0);
+		g_assert_cmpint(h->host_rank, ==, rank);
 		g_assert_cmpint(h->tail_split, ==, cases[i].want_tail);
 		g_assert_cmpuint(h->split_edges ? g_strv_length(h->split_edges) : 0, ==, cases[i].want_n);
 		g_assert_cmpint(h->split_guessed, ==, cases[i].want_guessed);

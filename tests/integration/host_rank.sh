@@ -1,0 +1,70 @@
+# Stamp edges after the host compiles (the planner's host_rank): ninja
+# 1.12 and later start the ready edge with the most edges after it
+# first, so without them every ready cicc edge starts before a host
+# compile. With a ninja of 1.12 or later on PATH (a wrapper that says
+# 1.13.0 and runs the real one) and 4 jobs, the planner adds two stamp
+# edges after each host compile, the last an order-only input of the
+# TU's fatbin edge, and says why; cugen plan --json and .cugen/plan.ini
+# say so. With the real ninja (1.11 on Debian 12: file order),
+# CUGEN_HOST_RANK=0 or the make backend: none. The build with them gives
+# the same objects and program, byte for byte, as the build without; a
+# no-op does nothing; a re-setup with the measurements keeps the plan's
+# choice or drops it without rebuilding anything but stamps.
+. "$(dirname "$0")/lib.sh"
+need_cuda
+multi_project
+add_profile four 4
+mkdir -p "$WORK/ninja13"
+cat >"$WORK/ninja13/ninja" <<EOF
+#!/bin/sh
+[ "\$1" = --version ] && { echo 1.13.0; exit 0; }
+exec "$NINJA" "\$@"
+EOF
+chmod +x "$WORK/ninja13/ninja"
+new_ninja() { PATH="$WORK/ninja13:$PATH" "$@"; }
+real_version=$("$NINJA" --version)
+rank_lines() { grep -c '^build [^:]*: cugen_rank ' "$1" || true; }
+
+note "ninja 1.13 on PATH, 4 jobs: two stamp edges after each of the 4 host compiles"
+new_ninja run "$CUGEN" setup -B r --profile four
+[ "$(rank_lines r/build.ninja)" = 8 ] || { grep -n rank r/build.ninja; die "not 8 stamp edges"; }
+grep -q '^build obj/multi/lib/scan.cu.p/host.rank1: cugen_rank obj/multi/lib/scan.cu.p/host.o$' r/build.ninja ||
+	die "no first stamp after scan.cu's host compile"
+grep -q '^build obj/multi/lib/scan.cu.p/host.rank2: cugen_rank obj/multi/lib/scan.cu.p/host.rank1$' r/build.ninja ||
+	die "no second stamp after the first"
+grep '^build obj/multi/lib/scan.cu.o: cuda_fatbin ' r/build.ninja | grep -q ' || obj/multi/lib/scan.cu.p/host.rank2$' ||
+	die "the fatbin edge does not wait for the stamps (order-only)"
+sed -n '/^rule cugen_rank$/,/^$/p' r/build.ninja | grep -q '^  command = touch \${out}$' || die "the stamp rule is not a touch"
+new_ninja "$CUGEN" plan -B r --profile four | grep -q "^  host compiles ranked ahead in ninja's order (two stamp edges after each)" ||
+	die "cugen plan does not say why"
+new_ninja "$CUGEN" plan -B r --profile four --json | grep -q '"host_rank": true' || die "cugen plan --json: host_rank not true"
+grep -q '^host_rank=true$' r/.cugen/plan.ini || die ".cugen/plan.ini does not keep the choice"
+
+note "the real ninja ($real_version), CUGEN_HOST_RANK=0, the make backend"
+case $real_version in
+1.[0-9].* | 1.1[01].*)
+	run "$CUGEN" setup -B plain --profile four
+	[ "$(rank_lines plain/build.ninja)" = 0 ] || die "stamp edges for ninja $real_version (file order)"
+	grep -q '^host_rank=' plain/.cugen/plan.ini && die "plan.ini weighs host_rank for ninja $real_version"
+	;;
+esac
+CUGEN_HOST_RANK=0 new_ninja run "$CUGEN" setup -B off --profile four
+[ "$(rank_lines off/build.ninja)" = 0 ] || die "CUGEN_HOST_RANK=0: stamp edges"
+new_ninja run "$CUGEN" setup -B mk --profile four --backend make
+grep -q -e "cugen_rank" -e "host\.rank[12]" mk/Makefile && die "the make backend has stamp edges"
+
+note "the same objects and program with and without the stamps"
+build r >/dev/null
+build off >/dev/null
+for f in $(cd off && find obj -name '*.o' | sort) multi_app; do
+	cmp -s "r/$f" "off/$f" || die "$f differs with the stamp edges"
+done
+[ -f r/obj/multi/lib/scan.cu.p/host.rank2 ] || die "no stamp file"
+out=$(build r)
+[ -z "$out" ] || die "a no-op ran: $out"
+
+note "a re-setup with the build's measurements rebuilds nothing but stamps"
+new_ninja run "$CUGEN" setup -B r --profile four
+out=$(build r | grep -v '^stamp ' || true)
+[ -z "$out" ] || die "after the re-setup: $out"
+exit 0
