@@ -1277,8 +1277,16 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	 * ptxas, fatbin and link) before a host compile (3), the longest
 	 * single job, which then ends the build. Two stamp edges after each
 	 * host compile make it 5: it starts once its stub is made. The
-	 * choices below are made with them; the last weighs them. */
-	if (small && p->depth_first && !p->no_rank) {
+	 * choices below are made with them; the last weighs them. Not on
+	 * fewer than 4 cores, nor before a device compile is measured
+	 * without a tail split to take: a first build does not know which
+	 * TU is heavy, and starting the host compiles early can start its
+	 * device compiles late. With seven measured pairs of workload A
+	 * builds (bench/RESULTS.md), the stamps made every rebuild faster
+	 * and every first build that could take a tail split; first builds
+	 * without one were 3% slower on average. */
+	const gboolean can_split = sc_auto && p->cores >= 4;
+	if (small && p->depth_first && !p->no_rank && p->cores >= 4 && (can_split || p->dev_measured > 0)) {
 		ch.host_rank = TRUE;
 		p->rank_considered = TRUE;
 		graph_free(g);

@@ -6,14 +6,18 @@
 # edges after each host compile, the last an order-only input of the
 # TU's fatbin edge, and says why; cugen plan --json and .cugen/plan.ini
 # say so. With the real ninja (1.11 on Debian 12: file order),
-# CUGEN_HOST_RANK=0 or the make backend: none. The build with them gives
-# the same objects and program, byte for byte, as the build without; a
-# no-op does nothing; a re-setup with the measurements keeps the plan's
-# choice or drops it without rebuilding anything but stamps.
+# CUGEN_HOST_RANK=0, the make backend, 2 jobs, or split_compile = 0
+# before anything is measured (no tail split to take): none. The build
+# with them gives the same objects and program, byte for byte, as the
+# build without; a no-op does nothing; a re-setup with the measurements
+# keeps the plan's choice or drops it without rebuilding anything but
+# stamps.
 . "$(dirname "$0")/lib.sh"
 need_cuda
 multi_project
 add_profile four 4
+add_profile two 2
+add_profile nosplit 4 split_compile=0
 mkdir -p "$WORK/ninja13"
 cat >"$WORK/ninja13/ninja" <<EOF
 #!/bin/sh
@@ -40,7 +44,7 @@ new_ninja "$CUGEN" plan -B r --profile four | grep -q "^  host compiles ranked a
 new_ninja "$CUGEN" plan -B r --profile four --json | grep -q '"host_rank": true' || die "cugen plan --json: host_rank not true"
 grep -q '^host_rank=true$' r/.cugen/plan.ini || die ".cugen/plan.ini does not keep the choice"
 
-note "the real ninja ($real_version), CUGEN_HOST_RANK=0, the make backend"
+note "the real ninja ($real_version), CUGEN_HOST_RANK=0, 2 jobs, split_compile = 0, the make backend"
 case $real_version in
 1.[0-9].* | 1.1[01].*)
 	run "$CUGEN" setup -B plain --profile four
@@ -50,6 +54,10 @@ case $real_version in
 esac
 CUGEN_HOST_RANK=0 new_ninja run "$CUGEN" setup -B off --profile four
 [ "$(rank_lines off/build.ninja)" = 0 ] || die "CUGEN_HOST_RANK=0: stamp edges"
+new_ninja run "$CUGEN" setup -B two --profile two
+[ "$(rank_lines two/build.ninja)" = 0 ] || die "2 jobs: stamp edges"
+new_ninja run "$CUGEN" setup -B nosplit --profile nosplit
+[ "$(rank_lines nosplit/build.ninja)" = 0 ] || die "split_compile = 0, nothing measured: stamp edges"
 new_ninja run "$CUGEN" setup -B mk --profile four --backend make
 grep -q -e "cugen_rank" -e "host\.rank[12]" mk/Makefile && die "the make backend has stamp edges"
 
