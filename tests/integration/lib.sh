@@ -18,6 +18,18 @@ need_cuda() {
 	command -v "$NINJA" >/dev/null 2>&1 || skip "no ninja"
 }
 
+# the planner simulates the ninja on PATH (file order before 1.12, by
+# depth from 1.12): put first on PATH a ninja that says VERSION and runs
+# $NINJA, so that a test of the planner's choices plans the same with
+# any ninja installed
+pin_ninja() { # version
+	mkdir -p "$WORK/ninja-$1"
+	printf '#!/bin/sh\n[ "$1" = --version ] && { echo %s; exit 0; }\nexec "%s" "$@"\n' "$1" "$NINJA" >"$WORK/ninja-$1/ninja"
+	chmod +x "$WORK/ninja-$1/ninja"
+	PATH="$WORK/ninja-$1:$PATH"
+	export PATH
+}
+
 # poll until a command succeeds, every 0.1 s; after TENTHS tries, show
 # LOG and fail with WHAT
 wait_for() { # tenths log what command...
