@@ -1285,8 +1285,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	 * builds (bench/RESULTS.md), the stamps made every rebuild faster
 	 * and every first build that could take a tail split; first builds
 	 * without one were 3% slower on average. */
-	const gboolean can_split = sc_auto && p->cores >= 4;
-	if (small && p->depth_first && !p->no_rank && p->cores >= 4 && (can_split || p->dev_measured > 0)) {
+	if (small && p->depth_first && !p->no_rank && p->cores >= 4 && (sc_auto || p->dev_measured > 0)) {
 		ch.host_rank = TRUE;
 		p->rank_considered = TRUE;
 		graph_free(g);

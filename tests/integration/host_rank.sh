@@ -18,14 +18,8 @@ multi_project
 add_profile four 4
 add_profile two 2
 add_profile nosplit 4 split_compile=0
-mkdir -p "$WORK/ninja13"
-cat >"$WORK/ninja13/ninja" <<EOF
-#!/bin/sh
-[ "\$1" = --version ] && { echo 1.13.0; exit 0; }
-exec "$NINJA" "\$@"
-EOF
-chmod +x "$WORK/ninja13/ninja"
-new_ninja() { PATH="$WORK/ninja13:$PATH" "$@"; }
+ninja13=$(ninja_saying 1.13.0)
+new_ninja() { PATH="$ninja13:$PATH" "$@"; }
 real_version=$("$NINJA" --version)
 rank_lines() { grep -c '^build [^:]*: cugen_rank ' "$1" || true; }
 

@@ -19,14 +19,17 @@ need_cuda() {
 }
 
 # the planner simulates the ninja on PATH (file order before 1.12, by
-# depth from 1.12): put first on PATH a ninja that says VERSION and runs
-# $NINJA, so that a test of the planner's choices plans the same with
-# any ninja installed
-pin_ninja() { # version
+# depth from 1.12). ninja_saying prints a directory whose ninja says
+# VERSION and runs $NINJA; pin_ninja puts it first on PATH, so that a
+# test of the planner's choices plans the same with any ninja installed
+ninja_saying() { # version
 	mkdir -p "$WORK/ninja-$1"
 	printf '#!/bin/sh\n[ "$1" = --version ] && { echo %s; exit 0; }\nexec "%s" "$@"\n' "$1" "$NINJA" >"$WORK/ninja-$1/ninja"
 	chmod +x "$WORK/ninja-$1/ninja"
-	PATH="$WORK/ninja-$1:$PATH"
+	echo "$WORK/ninja-$1"
+}
+pin_ninja() { # version
+	PATH="$(ninja_saying "$1"):$PATH"
 	export PATH
 }
 
