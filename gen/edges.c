@@ -1315,10 +1315,10 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		/* host.o -> host.rank1 -> host.rank2 ||-> the fatbin edge: ninja
 		 * (from 1.12) then counts as many edges after the host compile
 		 * as after a cicc edge, and breaks the tie in file order */
+		Rule *stamp = graph_rule(g, "cugen_rank", "touch ${out}", "stamp ${out}", NULL, NULL, NULL);
 		const char *prev = host;
 		for (int k = 1; k <= 2; k++) {
-			Edge *r = graph_edge(g, EK_RANK, graph_rule(g, "cugen_rank", "touch ${out}", "stamp ${out}", NULL,
-								   NULL, NULL));
+			Edge *r = graph_edge(g, EK_RANK, stamp);
 			r->target = s->t->name;
 			r->source = src->rel;
 			const char *out = tu_path(x, buf, D, k == 1 ? "host.rank1" : "host.rank2", NULL, NULL);
