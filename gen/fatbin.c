@@ -3,13 +3,14 @@
  *
  * Every field read from the input is checked against the container it
  * belongs to before use, so corrupt input gives an error, never a read
- * outside the buffer. Payloads are hashed as stored: a compressed image's
- * hash is that of its compressed bytes (cugen links no decompressor).
+ * outside the buffer. An image is hashed uncompressed (imagehash.c), as
+ * cuobjdump would extract it; the stored bytes have a hash of their own.
  */
 #include "fatbin.h"
 
 #include <string.h>
 
+#include "imagehash.h"
 #include "util.h"
 
 #define CONTAINER_HDR 16
@@ -26,6 +27,8 @@ void fatbin_image_free(FatbinImage *img)
 	g_free(img->arch);
 	g_free(img->name);
 	g_free(img->sha256);
+	g_free(img->stored_sha256);
+	g_free(img->norm_sha256);
 	g_free(img);
 }
 
@@ -56,6 +59,33 @@ static char *arch_name(guint kind, guint sm, const char *suffix)
 gboolean fatbin_is_fatbin(const void *data, gsize len)
 {
 	return len >= 4 && cg_rd32(data) == FATBIN_MAGIC;
+}
+
+/* The image's identity: the sha256 and the normalised hash
+ * (imagehash.h) of its bytes, uncompressed (csize: the stored bytes of a
+ * compressed payload, 0 when not recorded). */
+static gboolean image_hashes(FatbinImage *img, gsize csize, GError **err)
+{
+	const guint8 *bytes = img->payload;
+	gsize n = img->size;
+	g_autoptr(GBytes) plain = NULL;
+	/* LTO-IR entries carry the zstd bit over bytes of another format
+	 * (flag 0x10000, no zstd magic): those are hashed as stored */
+	static const guint8 zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+	gboolean opaque = img->compressed && strcmp(img->compression, "zstd") == 0 &&
+			  (img->size < 4 || memcmp(img->payload, zstd_magic, 4) != 0);
+	if (img->compressed && strcmp(img->compression, "unknown") != 0 && !opaque) {
+		if (!csize || csize > img->size)
+			csize = img->size;
+		plain = image_uncompress(img->compression, img->payload, csize, img->uncompressed_size, err);
+		if (!plain)
+			return FALSE;
+		bytes = g_bytes_get_data(plain, &n);
+	}
+	img->hashed_stored = img->compressed && !plain;
+	img->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, bytes, n);
+	img->norm_sha256 = img->kind == FATBIN_KIND_ELF ? image_norm_sha256(bytes, n) : g_strdup(img->sha256);
+	return TRUE;
 }
 
 /* One entry at e (header and payload within [e, e + avail)). */
@@ -118,9 +148,13 @@ static FatbinImage *parse_entry(const guint8 *base, gsize at, gsize avail,
 	}
 	img->payload = e + hsize;
 	img->offset = at;
-	img->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
-						  img->payload, psize);
+	img->stored_sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
+							 img->payload, psize);
 	*used = hsize + psize;
+	if (!image_hashes(img, cg_rd32(e + 16), err)) {
+		fatbin_image_free(img);
+		return NULL;
+	}
 	return img;
 }
 
@@ -262,7 +296,9 @@ FatbinImage *fatbin_cubin_image(const ElfFile *elf, GError **err)
 	img->arch = arch_name(img->kind, sm, suffix);
 	img->size = elf->len;
 	img->payload = elf->data;
-	img->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
-						  elf->data, elf->len);
+	img->stored_sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
+							 elf->data, elf->len);
+	img->sha256 = g_strdup(img->stored_sha256);
+	img->norm_sha256 = image_norm_sha256(elf->data, elf->len);
 	return img;
 }

@@ -58,7 +58,12 @@ typedef struct {
 	char *name;	      /* the entry's name, or NULL */
 	const guint8 *payload; /* the stored bytes, inside the input buffer */
 	gsize offset;	      /* of the entry header in fatbin_parse()'s data */
-	char *sha256;	      /* of the stored payload, lowercase hex */
+	char *sha256;	      /* of the image's bytes, uncompressed, lowercase hex */
+	char *stored_sha256;  /* of the payload as stored (compressed or not) */
+	gboolean hashed_stored; /* compressed, but in a format cugen does not
+				 * read (LTO-IR): sha256 is of the stored bytes */
+	char *norm_sha256;    /* normalised (imagehash.h): an ELF image without
+			       * the tools' command lines */
 } FatbinImage;
 
 void fatbin_image_free(FatbinImage *img);

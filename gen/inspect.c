@@ -6,6 +6,7 @@
  * (inspect_data()) and both output formats:
  *   FILE[ member(M)]: WHERE #I KIND ARCH size=N sha256=HEX16[ [debug]]
  *       [ [compressed ALGO, N bytes uncompressed]]
+ *   (sha256: of the image uncompressed; norm=HEX16 with --normalized)
  *   FILE: total ARCH=N...          (stored bytes per arch, sorted)
  *   FILE: no GPU images
  * and with --json one array of image objects.
@@ -202,8 +203,15 @@ static void json_image(GString *out, const char *file, const InspectImage *im)
 	json_str(out, img->name);
 	g_string_append(out, ", \"sha256\": ");
 	json_str(out, img->sha256);
+	g_string_append(out, ", \"stored_sha256\": ");
+	json_str(out, img->stored_sha256);
+	g_string_append(out, ", \"norm_sha256\": ");
+	json_str(out, img->norm_sha256);
 	g_string_append(out, "}");
 }
+
+/* --normalized: the text lines give norm= hashes (imagehash.h) */
+static gboolean normalized;
 
 static void text_image(GString *out, const char *file, const InspectImage *im)
 {
@@ -215,16 +223,18 @@ static void text_image(GString *out, const char *file, const InspectImage *im)
 		g_string_append_printf(out, " member(%s)", m);
 	}
 	g_string_append_printf(out, ": %s #%u %s %s size=%" G_GUINT64_FORMAT
-			       " sha256=%.16s", where, im->index,
+			       " %s=%.16s", where, im->index,
 			       img->kind_name, img->arch, img->size,
-			       img->sha256);
+			       normalized ? "norm" : "sha256",
+			       normalized ? img->norm_sha256 : img->sha256);
 	if (img->flags & FATBIN_FLAG_DEBUG)
 		g_string_append(out, " [debug]");
 	if (img->compressed && img->uncompressed_size)
 		g_string_append_printf(out, " [compressed %s, %"
-				       G_GUINT64_FORMAT " bytes uncompressed]",
+				       G_GUINT64_FORMAT " bytes uncompressed%s]",
 				       img->compression,
-				       img->uncompressed_size);
+				       img->uncompressed_size,
+				       img->hashed_stored ? ", hashed as stored" : "");
 	else if (img->compressed)
 		g_string_append_printf(out, " [compressed %s]",
 				       img->compression);
@@ -409,6 +419,14 @@ static void usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"      --json     print one JSON array of the images instead\n"
+		"      --normalized\n"
+		"                 give each image's normalised hash (norm=) "
+		"instead of\n"
+		"                 sha256=: an ELF image's sections but "
+		".note.nv.tkinfo,\n"
+		"                 where ptxas records its command line and "
+		"nvcc's\n"
+		"                 temporary file names\n"
 		"  -h, --help     show this help and exit\n"
 		"\n"
 		"Exit status: 0 if every FILE was read, 1 if one could not "
@@ -421,6 +439,7 @@ int cmd_inspect(int argc, char **argv)
 	g_auto(GStrv) files = NULL;
 	GOptionEntry entries[] = {
 		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, NULL, NULL },
+		{ "normalized", 0, 0, G_OPTION_ARG_NONE, &normalized, NULL, NULL },
 		{ "help", 'h', 0, G_OPTION_ARG_NONE, &help, NULL, NULL },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
 		  &files, NULL, NULL },

@@ -55,7 +55,14 @@ run() {
 }
 
 # the images of FILE as "kind arch size sha" lines, without the file name
+# (IMAGES_OPT=--normalized: normalised hashes, see cugen(1))
 images() {
+	if [ -n "${IMAGES_OPT:-}" ]; then
+		# (sizes and the per-arch totals count the command lines too)
+		"$CUGEN" inspect $IMAGES_OPT "$1" | grep -v ': total ' | sed 's/^[^:]*: //' |
+			sed 's/^\.nv_fatbin #[0-9]* //; s/^__nv_relfatbin #[0-9]* //; s/ size=[0-9]*//; s/ \[compressed [^]]*\]//'
+		return
+	fi
 	"$CUGEN" inspect "$1" | sed 's/^[^:]*: //' | sed 's/^\.nv_fatbin #[0-9]* //; s/^__nv_relfatbin #[0-9]* //'
 }
 
