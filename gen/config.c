@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "runner.h"
+#include "cudaflags.h"
 #include "util.h"
 
 #define MAX_LINE (64 * 1024)
@@ -27,14 +28,15 @@ static const char *const project_keys[] = { "name", "version", "gate", NULL };
 static const char *const gate_values[] = { "auto", "yes", "no", NULL };
 static const char *const cuda_keys[] = {
 	"archs", "ptx", "mode", "lto", "std", "flags", "host_flags",
-	"module_id", "cudart", NULL
+	"module_id", "cudart", "reproducible", NULL
 };
 static const char *const toolchain_keys[] = {
 	"cuda", "cc", "cxx", "ccbin", "ar", "objcopy", "launcher", "cache",
 	"target", "cflags", "cxxflags", "ldflags", NULL
 };
 static const char *const target_keys[] = {
-	"type", "sources", "include", "defines", "libs", "deps", "cuda_flags",
+	"type", "sources", "include", "private_include", "defines", "public_defines",
+	"libs", "private_libs", "deps", "cuda_flags", "data",
 	"archs", "ptx", "mode", "lto", "host_flags", "cflags", "cxxflags",
 	"ldflags", "devrt", "pic", NULL
 };
@@ -726,6 +728,20 @@ static gboolean get_list(Section *s, const char *key, GPtrArray *out, GError **e
 	return TRUE;
 }
 
+static gboolean get_defines(Section *s, const char *key, GPtrArray *out, GError **err)
+{
+	Entry *e = find_entry(s, key);
+	if (!e)
+		return TRUE;
+	GError *le = NULL;
+	if (!cg_split_defines(e->value, out, &le)) {
+		entry_error(err, e, "%s: %s", key, le->message + strlen("error: "));
+		g_error_free(le);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 /* A flag string must split into words (quotes balanced). */
 static gboolean check_words(Section *s, const char *key, GError **err)
 {
@@ -743,39 +759,61 @@ static gboolean check_words(Section *s, const char *key, GError **err)
 	return ok;
 }
 
-static const char *const forbidden_cuda_flags[] = {
-	"-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code",
-	"--gpu-code", "-c", "--compile", "-o", "--output-file", "-dc", "-rdc",
-	"--relocatable-device-code", "-dlink", "--device-link", "-M", "-MD",
-	"-MMD", "-MF", "--dryrun", "-E", "-x", "-ccbin", "--compiler-bindir",
-	"-std", "--std", "-dlto", NULL
-};
-
-/* nvcc flags that cugen sets itself may not appear in flags/cuda_flags. */
-static gboolean check_cuda_flags(Section *s, const char *key, const char *what, GError **err)
+/* The user's nvcc flags in s's key (cudaflags.c): the words that choose
+ * a setting set it (*std, *mode, *lto, *threads, already defaulted),
+ * unless the section sets it otherwise itself; the rest go to *flags. */
+static gboolean take_cuda_flags(Section *s, const char *key, const char *what, char **flags, char **std,
+				CudaMode *mode, gboolean *lto, int *threads, GError **err)
 {
 	Entry *e = find_entry(s, key);
-	if (!e)
+	if (!e) {
+		*flags = g_strdup("");
 		return TRUE;
-	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
-	cg_split_words(e->value, w, NULL);
-	gboolean ok = TRUE;
-	for (guint i = 0; ok && i < w->len; i++) {
-		const char *f = g_ptr_array_index(w, i);
-		for (int k = 0; ok && forbidden_cuda_flags[k]; k++) {
-			const char *bad = forbidden_cuda_flags[k];
-			gsize n = strlen(bad);
-			if (strcmp(f, bad) == 0 || (strncmp(f, bad, n) == 0 && f[n] == '=') ||
-			    (strcmp(bad, "-arch") == 0 && g_str_has_prefix(f, "-arch"))) {
-				word_error(err, e, f, FALSE, "flag '%s' in %s is set by cugen (%s)", f, what,
-					    g_str_has_prefix(bad, "-std") || g_str_has_prefix(bad, "--std")
-						? "use [cuda] std instead"
-						: "use archs, mode or the build directory instead");
-				ok = FALSE;
-			}
-		}
 	}
-	g_ptr_array_free(w, TRUE);
+	CudaFlags f;
+	const char *bad = NULL;
+	char *why = NULL;
+	gboolean owned = FALSE;
+	gboolean ok = cudaflags_read(e->value, &f, &bad, &why, &owned);
+	if (!ok) {
+		if (owned)
+			word_error(err, e, bad, FALSE, "flag '%s' in %s is set by cugen (%s)", bad, what, why);
+		else
+			word_error(err, e, bad, FALSE, "flag '%s' in %s: %s", bad, what, why);
+		goto out;
+	}
+	Entry *se = find_entry(s, "std"), *me = find_entry(s, "mode"), *le = find_entry(s, "lto");
+	if (f.std && se && strcmp(g_strstrip(se->value), f.std) != 0) {
+		word_error(err, e, f.std_word, FALSE, "flag '%s' in %s disagrees with std = %s (write the standard once, as std)",
+			   f.std_word, what, se->value);
+		ok = FALSE;
+	} else if (f.rdc >= 0 && me && (*mode == MODE_RDC) != (f.rdc == 1)) {
+		word_error(err, e, f.rdc_word, FALSE, "flag '%s' in %s disagrees with mode = %s (write it once, as mode)",
+			   f.rdc_word, what, *mode == MODE_RDC ? "rdc" : "whole");
+		ok = FALSE;
+	} else if (f.dlto && ((le && !*lto) || (me && *mode != MODE_RDC) || f.rdc == 0)) {
+		word_error(err, e, f.dlto_word, FALSE,
+			   "flag '%s' in %s needs lto = yes and mode = rdc (write it once, as lto = yes)", f.dlto_word, what);
+		ok = FALSE;
+	}
+	if (!ok)
+		goto out;
+	if (f.std) {
+		g_free(*std);
+		*std = g_strdup(f.std);
+	}
+	if (f.rdc >= 0)
+		*mode = f.rdc ? MODE_RDC : MODE_WHOLE;
+	if (f.dlto) {
+		*lto = TRUE;
+		*mode = MODE_RDC; /* (nvcc -dlto -c compiles relocatable code) */
+	}
+	if (f.threads >= 0)
+		*threads = f.threads;
+	*flags = g_steal_pointer(&f.rest);
+out:
+	g_free(why);
+	cudaflags_clear(&f);
 	return ok;
 }
 
@@ -1020,12 +1058,17 @@ static void target_free(gpointer p)
 	g_free(t->name);
 	g_ptr_array_free(t->sources, TRUE);
 	g_ptr_array_free(t->include, TRUE);
+	g_ptr_array_free(t->private_include, TRUE);
 	g_ptr_array_free(t->defines, TRUE);
+	g_ptr_array_free(t->public_defines, TRUE);
 	g_ptr_array_free(t->libs, TRUE);
+	g_ptr_array_free(t->private_libs, TRUE);
+	g_ptr_array_free(t->data, TRUE);
 	g_ptr_array_free(t->deps, TRUE);
 	setting_clear(&t->archs);
 	setting_clear(&t->ptx);
 	g_free(t->cuda_flags);
+	g_free(t->std);
 	g_free(t->host_flags);
 	g_free(t->cflags);
 	g_free(t->cxxflags);
@@ -1046,6 +1089,145 @@ static const char *const reserved_targets[] = {
 	"all", "clean", "build.ninja", "obj", "help", "install", NULL
 };
 
+/* A list of include directories (absolute, each checked) */
+static gboolean read_includes(Config *c, Section *s, const char *key, GPtrArray *out, GError **err)
+{
+	GPtrArray *inc = g_ptr_array_new_with_free_func(g_free);
+	gboolean ok = get_list(s, key, inc, err);
+	for (guint i = 0; ok && i < inc->len; i++) {
+		char *abs = cg_path_join(c->srcdir, g_ptr_array_index(inc, i));
+		if (!path_is_dir(abs)) {
+			entry_error(err, find_entry(s, key),
+				    g_file_test(abs, G_FILE_TEST_EXISTS) ? "include directory '%s' is not a directory"
+									 : "include directory '%s' not found",
+				    (char *)g_ptr_array_index(inc, i));
+			g_free(abs);
+			ok = FALSE;
+		} else {
+			g_ptr_array_add(out, abs);
+		}
+	}
+	g_ptr_array_free(inc, TRUE);
+	return ok;
+}
+
+static gboolean check_defines(Section *s, const char *key, GPtrArray *defines, GError **err)
+{
+	for (guint i = 0; i < defines->len; i++) {
+		const char *d = g_ptr_array_index(defines, i);
+		if (!g_ascii_isalpha(d[0]) && d[0] != '_') {
+			word_error(err, find_entry(s, key), d, FALSE, "invalid define '%s' (expected NAME or NAME=VALUE)", d);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/* libs: NAME (-lNAME), or a library file (a path with a '/': made
+ * absolute here, and it must exist). */
+static gboolean check_libs(Config *c, Section *s, const char *key, GPtrArray *libs, GError **err)
+{
+	for (guint i = 0; i < libs->len; i++) {
+		const char *l = g_ptr_array_index(libs, i);
+		if (g_str_has_prefix(l, "-l")) {
+			word_error(err, find_entry(s, key), l, FALSE, "write library '%s' without '-l' (%s = %s)", l, key,
+				   l + 2);
+			return FALSE;
+		}
+		if (strchr(l, '/')) {
+			char *abs = cg_path_join(c->srcdir, l);
+			if (!path_is_file(abs)) {
+				word_error(err, find_entry(s, key), l, FALSE, "library file '%s' not found", l);
+				g_free(abs);
+				return FALSE;
+			}
+			g_free(libs->pdata[i]);
+			libs->pdata[i] = abs;
+		}
+	}
+	return TRUE;
+}
+
+/* Names in BUILDDIR that are cugen's or ninja's own: no data file may
+ * be copied over them. */
+static const char *const builddir_names[] = {
+	"obj", ".cugen", "shard", "build.ninja", "build.full.ninja", "compile_commands.json", "Makefile",
+	".ninja_log", ".ninja_deps", NULL
+};
+
+/* data = FILES: run-time files (globs allowed), each copied into
+ * BUILDDIR at its path relative to the project directory. */
+static gboolean read_data(Config *c, Target *t, Section *s, GError **err)
+{
+	Entry *e = find_entry(s, "data");
+	if (!e)
+		return TRUE;
+	GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
+	GError *le = NULL;
+	gboolean ok = cg_split_list(e->value, words, &le);
+	if (!ok) {
+		entry_error(err, e, "data: %s", le->message + strlen("error: "));
+		g_error_free(le);
+	}
+	for (guint i = 0; ok && i < words->len; i++) {
+		const char *w = g_ptr_array_index(words, i);
+		char *abs = cg_path_join(c->srcdir, w);
+		GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+		if (has_glob_chars(w)) {
+			glob_t g;
+			if (glob(abs, 0, NULL, &g) == 0) {
+				for (size_t k = 0; k < g.gl_pathc; k++)
+					if (path_is_file(g.gl_pathv[k]))
+						g_ptr_array_add(files, cg_path_norm(g.gl_pathv[k]));
+				globfree(&g);
+			}
+			if (!files->len) {
+				word_error(err, e, w, FALSE, "data glob '%s' matches no file", w);
+				ok = FALSE;
+			}
+			char *dir = g_path_get_dirname(abs);
+			if (!g_ptr_array_find_with_equal_func(c->glob_dirs, dir, g_str_equal, NULL))
+				g_ptr_array_add(c->glob_dirs, dir);
+			else
+				g_free(dir);
+		} else if (path_is_file(abs) || !g_str_has_prefix(abs, c->srcdir)) {
+			/* (outside the project: said below, found or not) */
+			g_ptr_array_add(files, cg_path_norm(abs));
+		} else {
+			word_error(err, e, w, FALSE,
+				   path_is_dir(abs) ? "data '%s' is a directory (name its files, e.g. '%s/*')"
+						    : "data file '%s' not found%s",
+				   w, path_is_dir(abs) ? w : "");
+			ok = FALSE;
+		}
+		for (guint k = 0; ok && k < files->len; k++) {
+			const char *f = g_ptr_array_index(files, k);
+			char *rel = cg_relpath(f, c->srcdir);
+			char *first = g_strndup(rel, strcspn(rel, "/"));
+			if (g_path_is_absolute(rel) || strcmp(first, "..") == 0) {
+				word_error(err, e, w, FALSE, "data file '%s' is outside the project directory", w);
+				ok = FALSE;
+			} else if (in_list(first, builddir_names)) {
+				word_error(err, e, w, FALSE, "data file '%s' would be copied over cugen's own '%s' in the build "
+					   "directory", rel, first);
+				ok = FALSE;
+			} else if (first_control(rel)) {
+				word_error(err, e, w, FALSE, "data file name '%s' contains a control character", w);
+				ok = FALSE;
+			} else if (!g_ptr_array_find_with_equal_func(t->data, rel, g_str_equal, NULL)) {
+				g_ptr_array_add(t->data, g_strdup(rel));
+				rel = NULL;
+			}
+			g_free(first);
+			g_free(rel);
+		}
+		g_ptr_array_free(files, TRUE);
+		g_free(abs);
+	}
+	g_ptr_array_free(words, TRUE);
+	return ok;
+}
+
 static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **err)
 {
 	Target *t = g_new0(Target, 1);
@@ -1054,8 +1236,12 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	t->index = c->targets->len;
 	t->sources = g_ptr_array_new_with_free_func(source_free);
 	t->include = g_ptr_array_new_with_free_func(g_free);
+	t->private_include = g_ptr_array_new_with_free_func(g_free);
 	t->defines = g_ptr_array_new_with_free_func(g_free);
+	t->public_defines = g_ptr_array_new_with_free_func(g_free);
 	t->libs = g_ptr_array_new_with_free_func(g_free);
+	t->private_libs = g_ptr_array_new_with_free_func(g_free);
+	t->data = g_ptr_array_new_with_free_func(g_free);
 	t->deps = g_ptr_array_new();
 	g_ptr_array_add(c->targets, t);
 	g_hash_table_insert(c->by_name, t->name, t);
@@ -1081,40 +1267,17 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	if (!read_sources(c, t, src, owner, err))
 		return FALSE;
 
-	GPtrArray *inc = g_ptr_array_new_with_free_func(g_free);
-	gboolean ok = get_list(s, "include", inc, err);
-	for (guint i = 0; ok && i < inc->len; i++) {
-		char *abs = cg_path_join(c->srcdir, g_ptr_array_index(inc, i));
-		if (!path_is_dir(abs)) {
-			entry_error(err, find_entry(s, "include"),
-				    g_file_test(abs, G_FILE_TEST_EXISTS) ? "include directory '%s' is not a directory"
-									 : "include directory '%s' not found",
-				    (char *)g_ptr_array_index(inc, i));
-			g_free(abs);
-			ok = FALSE;
-		} else {
-			g_ptr_array_add(t->include, abs);
-		}
-	}
-	g_ptr_array_free(inc, TRUE);
-	if (!ok)
+	if (!read_includes(c, s, "include", t->include, err) ||
+	    !read_includes(c, s, "private_include", t->private_include, err))
 		return FALSE;
-	if (!get_list(s, "defines", t->defines, err) || !get_list(s, "libs", t->libs, err))
+	if (!get_defines(s, "defines", t->defines, err) || !get_defines(s, "public_defines", t->public_defines, err) ||
+	    !check_defines(s, "defines", t->defines, err) || !check_defines(s, "public_defines", t->public_defines, err))
 		return FALSE;
-	for (guint i = 0; i < t->defines->len; i++) {
-		const char *d = g_ptr_array_index(t->defines, i);
-		if (!g_ascii_isalpha(d[0]) && d[0] != '_') {
-			word_error(err, find_entry(s, "defines"), d, FALSE, "invalid define '%s' (expected NAME or NAME=VALUE)", d);
-			return FALSE;
-		}
-	}
-	for (guint i = 0; i < t->libs->len; i++) {
-		const char *l = g_ptr_array_index(t->libs, i);
-		if (g_str_has_prefix(l, "-l")) {
-			word_error(err, find_entry(s, "libs"), l, FALSE, "write library '%s' without '-l' (libs = %s)", l, l + 2);
-			return FALSE;
-		}
-	}
+	if (!get_list(s, "libs", t->libs, err) || !get_list(s, "private_libs", t->private_libs, err) ||
+	    !check_libs(c, s, "libs", t->libs, err) || !check_libs(c, s, "private_libs", t->private_libs, err))
+		return FALSE;
+	if (!read_data(c, t, s, err))
+		return FALSE;
 	Setting cuda_archs = c->archs, cuda_ptx = c->ptx;
 	set_setting(&t->archs, s, "archs", &cuda_archs);
 	set_setting(&t->ptx, s, "ptx", &cuda_ptx);
@@ -1125,6 +1288,15 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	    !get_bool(s, "devrt", TRUE, &t->devrt, err) ||
 	    !get_bool(s, "pic", t->type == TGT_SHARED, &t->pic, err))
 		return FALSE;
+	if (!check_words(s, "cuda_flags", err))
+		return FALSE;
+	char *own = NULL;
+	t->std = g_strdup(c->std);
+	t->threads = c->threads;
+	if (!take_cuda_flags(s, "cuda_flags", "cuda_flags", &own, &t->std, &t->mode, &t->lto, &t->threads, err)) {
+		g_free(own);
+		return FALSE;
+	}
 	if (t->type == TGT_SHARED && !t->pic) {
 		entry_error(err, find_entry(s, "pic"), "a shared library needs pic = yes");
 		return FALSE;
@@ -1141,10 +1313,7 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	for (int i = 0; flag_keys[i]; i++)
 		if (!check_words(s, flag_keys[i], err))
 			return FALSE;
-	if (!check_cuda_flags(s, "cuda_flags", "cuda_flags", err))
-		return FALSE;
 	t->cuda_flags_loc = entry_loc(s, "cuda_flags");
-	char *own = get_str(s, "cuda_flags", "");
 	t->cuda_flags = join_flags(c->flags, own);
 	g_free(own);
 	Entry *hf = find_entry(s, "host_flags");
@@ -1527,18 +1696,18 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 	c->mode = v;
 	if (!get_bool(cuda, "lto", FALSE, &c->lto, err))
 		return FALSE;
-	if (c->lto && c->mode != MODE_RDC) {
-		entry_error(err, find_entry(cuda, "lto"), "lto = yes needs mode = rdc");
-		return FALSE;
-	}
 	if (!get_choice(cuda, "std", std_values, 2, &v, err))
 		return FALSE;
 	c->std = g_strdup(std_values[v]);
 	if (!check_words(cuda, "flags", err) || !check_words(cuda, "host_flags", err))
 		return FALSE;
-	if (!check_cuda_flags(cuda, "flags", "[cuda] flags", err))
+	c->threads = -1;
+	if (!take_cuda_flags(cuda, "flags", "[cuda] flags", &c->flags, &c->std, &c->mode, &c->lto, &c->threads, err))
 		return FALSE;
-	c->flags = get_str(cuda, "flags", "");
+	if (c->lto && c->mode != MODE_RDC) {
+		entry_error(err, find_entry(cuda, "lto"), "lto = yes needs mode = rdc");
+		return FALSE;
+	}
 	c->flags_loc = entry_loc(cuda, "flags");
 	c->host_flags = get_str(cuda, "host_flags", "");
 	if (!get_choice(cuda, "module_id", modid_values, 0, &v, err))
@@ -1547,6 +1716,8 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 	if (!get_choice(cuda, "cudart", cudart_values, CUDART_STATIC, &v, err))
 		return FALSE;
 	c->cudart = v;
+	if (!get_bool(cuda, "reproducible", FALSE, &c->reproducible, err))
+		return FALSE;
 
 	Entry *ce = find_entry(tc, "cuda");
 	if (ce && *ce->value) {

@@ -52,9 +52,17 @@ struct Target {
 	TargetType type;
 	Loc loc;             /* the [target NAME] line */
 	GPtrArray *sources;  /* Source* */
-	GPtrArray *include;  /* char*: absolute dirs (own) */
-	GPtrArray *defines;  /* char* */
-	GPtrArray *libs;     /* char*: NAME for -lNAME */
+	/* usage requirements: what the target needs to build (private)
+	 * and what its dependents need too (public) */
+	GPtrArray *include;  /* char*: absolute dirs, public */
+	GPtrArray *private_include; /* char*: absolute dirs, its own TUs only */
+	GPtrArray *defines;  /* char*: NAME[=VALUE], its own TUs only */
+	GPtrArray *public_defines; /* char*: its TUs and its dependents' */
+	GPtrArray *libs;     /* char*: NAME for -lNAME, public */
+	GPtrArray *private_libs; /* char*: linked into it; dependents link
+				  * them only through a static library */
+	GPtrArray *data;     /* char*: project-relative files copied into
+			      * BUILDDIR (data = ...) */
 	GPtrArray *deps;     /* Target* (resolved) */
 	Setting *dep_names;  /* as written */
 	/* CUDA settings, already defaulted from [cuda] */
@@ -64,7 +72,10 @@ struct Target {
 	gboolean lto;
 	gboolean devrt;
 	gboolean pic;
-	char *cuda_flags;    /* [cuda] flags + target cuda_flags */
+	char *std;           /* c++17: [cuda] std, or -std in the flags */
+	int threads;         /* the flags' --threads N (for split = tu), or -1 */
+	char *cuda_flags;    /* [cuda] flags + target cuda_flags, less what
+			      * cugen takes over (cudaflags.h) */
 	Loc cuda_flags_loc;  /* the target's own cuda_flags, if any */
 	char *host_flags;    /* [cuda] host_flags or the target's */
 	char *cflags, *cxxflags, *ldflags;
@@ -99,9 +110,11 @@ typedef struct {
 	CudaMode mode;
 	gboolean lto;
 	char *std;
+	int threads;         /* --threads N in flags, or -1 */
 	char *flags;
 	char *host_flags;
 	gboolean module_id_absolute;
+	gboolean reproducible; /* never --split-compile: plain nvcc's code */
 	Cudart cudart;
 	/* [toolchain] */
 	char *cuda, *cc, *cxx, *ccbin, *ar, *objcopy, *launcher, *cache,

@@ -37,11 +37,13 @@ typedef struct {
 	gboolean links_cuda;   /* it or a dependency has CUDA code */
 	GPtrArray *nvcc_args;  /* flag set without gencodes (dryrun, tu, compdb) */
 	GPtrArray *includes;   /* -I paths relative to the build dir (own + inherited) */
+	GPtrArray *defines;    /* NAME[=VALUE] (own + inherited public ones; borrowed) */
 	GPtrArray *objects;    /* own object files */
 	GPtrArray *dl_items;   /* per own object, in order: its per-arch device-link
 			        * object prefix (rdc TU), "" (host-only) or NULL (whole) */
 	GHashTable *dl_archives; /* static rdc library: arch id -> per-arch archive */
 	char *output;          /* library or executable, NULL for object targets */
+	Edge *out_edge;        /* the edge that makes it */
 	char *stub_arch;       /* id of the arch whose dev edge writes the stub */
 	Dlink *dlink;          /* device link of an executable or shared library */
 	GHashTable *rules;     /* "fe", "fatbin", "host", "syntax" -> Rule*: rendered once */
@@ -75,6 +77,8 @@ typedef struct {
 	gboolean relative;     /* the build directory is inside the project */
 	char *cache;           /* the device compile cache directory, or NULL */
 	char *cugen_q;
+	GraphInfo *info;
+	GHashTable *data_outs;  /* data copies made (project-relative paths) */
 } Ctx;
 
 static void tstate_free(gpointer p)
@@ -86,6 +90,8 @@ static void tstate_free(gpointer p)
 	if (s->nvcc_args)
 		g_ptr_array_free(s->nvcc_args, TRUE);
 	g_ptr_array_free(s->includes, TRUE);
+	if (s->defines)
+		g_ptr_array_free(s->defines, TRUE);
 	g_ptr_array_free(s->objects, TRUE);
 	g_ptr_array_free(s->dl_items, TRUE);
 	if (s->dl_archives)
@@ -127,7 +133,7 @@ static void append_literal(GString *out, const char *s, gsize n)
  * that is not one (a path may hold the byte) is a literal byte. */
 static const char *placeholder(const char *p, gsize *len)
 {
-	static const char *const names[] = { "O", "F", "C", "IN", "OUT", "STUB", "REG" };
+	static const char *const names[] = { "O", "F", "C", "IN", "OUT", "STUB", "REG", "IDENT" };
 	for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
 		gsize n = strlen(names[i]);
 		if (strncmp(p + 1, names[i], n) == 0 && p[1 + n] == PH) {
@@ -196,6 +202,15 @@ static GPtrArray *copy_argv(GPtrArray *a)
 	for (guint i = 0; i < a->len; i++)
 		g_ptr_array_add(c, g_strdup(g_ptr_array_index(a, i)));
 	return c;
+}
+
+/* Whether an argument holds the placeholder ph. */
+static gboolean argv_has(GPtrArray *argv, const char *ph)
+{
+	for (guint i = 0; i < argv->len; i++)
+		if (strstr(g_ptr_array_index(argv, i), ph))
+			return TRUE;
+	return FALSE;
 }
 
 /* Replace a placeholder in every argument. */
@@ -350,14 +365,14 @@ static gboolean nvcc_args(Ctx *x, TState *s, GError **err)
 	GPtrArray *a = nvcc_head(x, "-c");
 	if (t->mode == MODE_RDC)
 		g_ptr_array_add(a, g_strdup("-rdc=true"));
-	g_ptr_array_add(a, g_strdup_printf("-std=%s", x->c->std));
+	g_ptr_array_add(a, g_strdup_printf("-std=%s", s->t->std));
 	if (x->opt->split_compile > 1)
 		g_ptr_array_add(a, g_strdup_printf("--split-compile=%d", x->opt->split_compile));
 	add_target_flags(a, t);
 	for (guint i = 0; i < s->includes->len; i++)
 		g_ptr_array_add(a, g_strconcat("-I", (char *)g_ptr_array_index(s->includes, i), NULL));
-	for (guint i = 0; i < t->defines->len; i++) {
-		char *e = escape_commas(g_ptr_array_index(t->defines, i));
+	for (guint i = 0; i < s->defines->len; i++) {
+		char *e = escape_commas(g_ptr_array_index(s->defines, i));
 		g_ptr_array_add(a, g_strconcat("-D", e, NULL));
 		g_free(e);
 	}
@@ -380,10 +395,10 @@ static GPtrArray *with_gencode(GPtrArray *args, const ArchSet *set, GencodeKind 
 
 /* ---- per-target setup ---- */
 
-static void collect_includes(Ctx *x, Target *t, GPtrArray *out, GHashTable *seen)
+static void add_includes(Ctx *x, GPtrArray *dirs, GPtrArray *out, GHashTable *seen)
 {
-	for (guint i = 0; i < t->include->len; i++) {
-		char *r = rel(x, g_ptr_array_index(t->include, i));
+	for (guint i = 0; i < dirs->len; i++) {
+		char *r = rel(x, g_ptr_array_index(dirs, i));
 		if (g_hash_table_contains(seen, r)) {
 			g_free(r);
 			continue;
@@ -391,8 +406,34 @@ static void collect_includes(Ctx *x, Target *t, GPtrArray *out, GHashTable *seen
 		g_hash_table_add(seen, r);
 		g_ptr_array_add(out, g_strdup(r));
 	}
+}
+
+/* -I paths for t's TUs: its own (public, then private), then the public
+ * ones of what it depends on, transitively */
+static void collect_includes(Ctx *x, Target *t, GPtrArray *out, GHashTable *seen, gboolean own)
+{
+	add_includes(x, t->include, out, seen);
+	if (own)
+		add_includes(x, t->private_include, out, seen);
 	for (guint i = 0; i < t->deps->len; i++)
-		collect_includes(x, g_ptr_array_index(t->deps, i), out, seen);
+		collect_includes(x, g_ptr_array_index(t->deps, i), out, seen, FALSE);
+}
+
+/* -D for t's TUs: its own defines and public ones, then the public ones
+ * of what it depends on, transitively (each name=value once) */
+static void collect_defines(Target *t, GPtrArray *out, GHashTable *seen, gboolean own)
+{
+	GPtrArray *lists[] = { own ? t->defines : NULL, t->public_defines };
+	for (gsize l = 0; l < G_N_ELEMENTS(lists); l++)
+		for (guint i = 0; lists[l] && i < lists[l]->len; i++) {
+			char *d = g_ptr_array_index(lists[l], i);
+			if (!g_hash_table_contains(seen, d)) {
+				g_hash_table_add(seen, d);
+				g_ptr_array_add(out, d);
+			}
+		}
+	for (guint i = 0; i < t->deps->len; i++)
+		collect_defines(g_ptr_array_index(t->deps, i), out, seen, FALSE);
 }
 
 static gboolean uses_cuda(Target *t)
@@ -475,6 +516,34 @@ static gboolean resolve_archs(Ctx *x, TState *s, GError **err)
 	return TRUE;
 }
 
+/* Which of the target's own flags makes nvcc --dryrun's output one that
+ * pipeline.c does not understand: the first whose removal makes it
+ * understood, or NULL. Only asked when the split failed. */
+static char *culprit_flag(Ctx *x, TState *s)
+{
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	cg_split_words(s->t->cuda_flags, w, NULL);
+	char *found = NULL;
+	for (guint i = 0; i < w->len && !found; i++) {
+		const char *f = g_ptr_array_index(w, i);
+		GPtrArray *args = with_gencode(s->nvcc_args, s->project, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
+		for (guint k = 0; k < args->len; k++)
+			if (strcmp(g_ptr_array_index(args, k), f) == 0) {
+				g_ptr_array_remove_index(args, k);
+				break;
+			}
+		char *out = toolkit_dryrun(x->tk, args, FALSE, NULL);
+		g_ptr_array_free(args, TRUE);
+		Pipeline *p = out ? pipeline_parse(out, NULL) : NULL;
+		if (p)
+			found = g_strdup(f);
+		pipeline_free(p);
+		g_free(out);
+	}
+	g_ptr_array_free(w, TRUE);
+	return found;
+}
+
 static gboolean prepare_target(Ctx *x, Target *t, GError **err)
 {
 	TState *s = g_new0(TState, 1);
@@ -485,7 +554,11 @@ static gboolean prepare_target(Ctx *x, Target *t, GError **err)
 	s->rules = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_hash_table_insert(x->state, t, s);
 	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	collect_includes(x, t, s->includes, seen);
+	collect_includes(x, t, s->includes, seen, TRUE);
+	g_hash_table_destroy(seen);
+	s->defines = g_ptr_array_new();
+	seen = g_hash_table_new(g_str_hash, g_str_equal);
+	collect_defines(t, s->defines, seen, TRUE);
 	g_hash_table_destroy(seen);
 	for (guint i = 0; i < t->sources->len; i++)
 		s->has_cuda |= ((Source *)g_ptr_array_index(t->sources, i))->lang == LANG_CUDA;
@@ -527,8 +600,12 @@ static gboolean prepare_target(Ctx *x, Target *t, GError **err)
 				g_error_free(e);
 				return FALSE;
 			}
-			cg_warn("target '%s': falling back to split = tu (one nvcc per TU): %s",
-				t->name, e->message + strlen("error: "));
+			/* one nvcc per TU: the code plain nvcc makes; setup
+			 * says so once (GraphInfo.fallbacks) */
+			char *flag = culprit_flag(x, s);
+			g_ptr_array_add(x->info->fallbacks, g_strdup(t->name));
+			g_ptr_array_add(x->info->fallbacks, flag ? flag : g_strdup(""));
+			g_ptr_array_add(x->info->fallbacks, g_strdup(e->message + strlen("error: ")));
 			g_error_free(e);
 			s->tu = TRUE;
 		}
@@ -878,7 +955,7 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 static Rule *cu_stub_rule(Ctx *x, const char *id)
 {
 	char *cugen = cg_sh_quote(x->opt->cugen);
-	char *cmd = g_strdup_printf("%s stub ${O}/%s.stub.c ${out}", cugen, id);
+	char *cmd = g_strdup_printf("%s exec " EDGE_LOG " ${out} -- %s stub ${O}/%s.stub.c ${out}", cugen, cugen, id);
 	char *stem = g_strdup_printf("cuda_stub_%s", id);
 	Rule *r = graph_rule(x->g, stem, cmd, "CUDA stub ${out}", NULL, NULL, NULL);
 	g_free(stem);
@@ -960,6 +1037,7 @@ static Rule *make_cu_syntax_stub_rule(Ctx *x, TState *s)
 static Rule *make_cu_fatbin_rule(Ctx *x, TState *s)
 {
 	GString *c = g_string_new(NULL);
+	measured(x, c);
 	render(c, s->pipe->fatbin);
 	for (guint i = 0; i < s->pipe->images->len; i++) {
 		const char *img = g_ptr_array_index(s->pipe->images, i);
@@ -983,11 +1061,12 @@ static Rule *make_cu_fatbin_rule(Ctx *x, TState *s)
 	 * (fewer edges for ninja to load, and for ninja >= 1.12, which counts
 	 * edges on a chain before it has timings, no extra link in the chain) */
 	g_string_append(c, " --create=${O}/fatbin &&");
+	measured(x, c);
 	render_arg(c, x->c->objcopy);
 	g_string_append_printf(c, " --update-section %s=${O}/fatbin ${O}/host.o ${out}" TMP,
 			       s->pipe->rdc ? "__nv_relfatbin" : ".nv_fatbin");
 	publish(c, "${out}");
-	Rule *r = graph_rule(x->g, "cuda_fatbin", c->str, "CUDA fatbin ${out}", NULL, NULL, NULL);
+	Rule *r = graph_rule(x->g, "cuda_fatbin", c->str, "CUDA fatbin ${out}", NULL, NULL, "host");
 	g_string_free(c, TRUE);
 	return r;
 }
@@ -1017,7 +1096,7 @@ static Rule *make_cu_host_rule(Ctx *x, TState *s)
  * image (the host object with __nv_relfatbin replaced), so each arch's
  * nvlink reads nothing of the other archs and adding an arch does not
  * relink the others. */
-static void device_link_objects(Ctx *x, TState *s, Source *src, const char *O, const char *D)
+static void device_link_objects(Ctx *x, TState *s, Source *src, const char *O, const char *D, const char *file)
 {
 	for (guint i = 0; i < s->build->archs->len; i++) {
 		const Arch *a = &g_array_index(s->build->archs, Arch, i);
@@ -1026,17 +1105,19 @@ static void device_link_objects(Ctx *x, TState *s, Source *src, const char *O, c
 		char *id = arch_id(a);
 		PipeArch *pa = pipeline_arch(s->pipe, id);
 		GString *c = g_string_new(NULL);
+		measured(x, c);
 		render(c, s->pipe->fatbin);
 		if (pa->lto)
 			g_string_append_printf(c, " --image3=kind=nvvm,sm=%s,file=${O}/compute_%s.ltoir", id, id);
 		else
 			g_string_append_printf(c, " --image3=kind=elf,sm=%s,file=${O}/sm_%s.cubin", id, id);
 		g_string_append_printf(c, " --create=${O}/sm_%s.fatbin &&", id);
+		measured(x, c);
 		render_arg(c, x->c->objcopy);
 		g_string_append_printf(c, " --update-section __nv_relfatbin=${O}/sm_%s.fatbin ${O}/host.o ${out}" TMP, id);
 		publish(c, "${out}");
 		char *stem = g_strdup_printf("cuda_dlobj_%s", id);
-		Rule *r = graph_rule(x->g, stem, c->str, "CUDA dlink object ${out}", NULL, NULL, NULL);
+		Rule *r = graph_rule(x->g, stem, c->str, "CUDA dlink object ${out}", NULL, NULL, "host");
 		g_free(stem);
 		g_string_free(c, TRUE);
 		Edge *e = graph_edge(x->g, EK_DLOBJ, r);
@@ -1052,6 +1133,8 @@ static void device_link_objects(Ctx *x, TState *s, Source *src, const char *O, c
 		edge_in(e, img);
 		edge_in(e, host);
 		edge_var(e, "O", D);
+		if (argv_has(s->pipe->fatbin, P_F))
+			edge_var_interned(e, graph_intern(x->g, "F"), file);
 		g_free(host);
 		g_free(img);
 		g_free(out);
@@ -1084,12 +1167,15 @@ typedef struct {
 	const char *vO, *vF, *vC;
 } TuVars;
 
-static void set_tu_vars(Edge *e, const TuVars *v)
+/* O on every edge of the TU; F (and C, which only absolute module ids
+ * keep apart from F) on every edge that runs cudafe++ or cicc. */
+static void set_tu_vars(Ctx *x, Edge *e, const TuVars *v)
 {
 	edge_var_interned(e, v->vO, v->D);
-	if (e->kind == EK_FE || e->kind == EK_DEV || e->kind == EK_DEVPP || e->kind == EK_STUB) {
+	if (e->kind == EK_FE || e->kind == EK_DEV || e->kind == EK_CICC || e->kind == EK_DEVPP ||
+	    e->kind == EK_STUB) {
 		edge_var_interned(e, v->vF, v->file);
-		if (v->file != v->canon)
+		if (x->c->module_id_absolute)
 			edge_var_interned(e, v->vC, v->canon);
 	}
 }
@@ -1191,7 +1277,7 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 	fe->source = src->rel;
 	edge_out_interned(fe, fe_out);
 	edge_in_interned(fe, iin);
-	set_tu_vars(fe, &v);
+	set_tu_vars(x, fe, &v);
 
 	Edge *fb = graph_edge(g, EK_FATBIN, cu_fatbin_rule(x, s));
 	fb->target = s->t->name;
@@ -1199,6 +1285,8 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 	char *obj = g_strconcat(O, ".o", NULL);
 	edge_out(fb, obj);
 	edge_var_interned(fb, v.vO, D);
+	if (argv_has(s->pipe->fatbin, P_F))
+		edge_var_interned(fb, v.vF, v.file);
 	const char *stub = tu_path(x, buf, D, "stub.c", NULL, NULL);
 
 	TArch *archs = tu_archs(x, s);
@@ -1280,13 +1368,13 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 			const char *ii = tu_path(x, buf, D, id, ".ii", NULL);
 			edge_out_interned(pe, ii);
 			edge_in_interned(pe, iin);
-			set_tu_vars(pe, &v);
+			set_tu_vars(x, pe, &v);
 			edge_implicit_in_interned(ce, ii);
 		}
 		edge_implicit_in_interned(ce, fe_out);
-		set_tu_vars(ce, &v);
+		set_tu_vars(x, ce, &v);
 		if (ce != d)
-			set_tu_vars(d, &v);
+			set_tu_vars(x, d, &v);
 	}
 
 	if (x->opt->syntax_stub && s->stub_arch) {
@@ -1298,7 +1386,7 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		edge_implicit_in_interned(se, fe_out);
 		if (stub_from_pp(x))
 			edge_implicit_in_interned(se, tu_path(x, buf, D, s->stub_arch, ".ii", NULL));
-		set_tu_vars(se, &v);
+		set_tu_vars(x, se, &v);
 	}
 
 	Edge *h = graph_edge(g, EK_HOST, cu_host_rule(x, s));
@@ -1310,7 +1398,7 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 	edge_in_interned(h, fe_out);
 	if (s->stub_arch)
 		edge_implicit_in_interned(h, stub);
-	set_tu_vars(h, &v);
+	set_tu_vars(x, h, &v);
 	if (x->opt->host_rank) {
 		/* host.o -> host.rank1 -> host.rank2 ||-> the fatbin edge: ninja
 		 * (from 1.12) then counts as many edges after the host compile
@@ -1332,7 +1420,7 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 	g_ptr_array_add(s->objects, obj);
 	g_ptr_array_add(s->dl_items, s->pipe->rdc ? g_strdup(O) : NULL);
 	if (s->pipe->rdc)
-		device_link_objects(x, s, src, O, D);
+		device_link_objects(x, s, src, O, D, v.file);
 	compdb_nvcc(x, s, in, obj);
 	g_string_free(buf, TRUE);
 }
@@ -1361,7 +1449,10 @@ static void cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const 
 		g_ptr_array_add(args, g_strdup_printf("-D__CUDA_ARCH_LIST__=%s", list->str));
 		g_string_free(list, TRUE);
 	}
-	if (x->opt->threads > 1)
+	if (s->t->threads >= 0)
+		/* the user's own --threads (it does not change the code) */
+		g_ptr_array_add(args, g_strdup_printf("--threads=%d", s->t->threads));
+	else if (x->opt->threads > 1)
 		g_ptr_array_add(args, g_strdup_printf("--threads=%d", x->opt->threads));
 	for (guint i = 0; i < args->len; i++)
 		render_arg(c, g_ptr_array_index(args, i));
@@ -1409,8 +1500,8 @@ static void host_tu(Ctx *x, TState *s, Source *src, const char *in, const char *
 		render_arg(c, f);
 		g_free(f);
 	}
-	for (guint i = 0; i < t->defines->len; i++) {
-		char *f = g_strconcat("-D", (char *)g_ptr_array_index(t->defines, i), NULL);
+	for (guint i = 0; i < s->defines->len; i++) {
+		char *f = g_strconcat("-D", (char *)g_ptr_array_index(s->defines, i), NULL);
 		render_arg(c, f);
 		g_free(f);
 	}
@@ -1490,10 +1581,11 @@ static void dlink_objects(Ctx *x, Target *t, const char *id, GPtrArray *out, GHa
 static Rule *ar_rule(Ctx *x)
 {
 	GString *c = g_string_new("rm -f ${out}" TMP " &&");
+	measured(x, c);
 	render_words(c, x->c->ar);
 	g_string_append(c, " crs ${out}" TMP " ${in}");
 	publish(c, "${out}");
-	Rule *r = graph_rule(x->g, "ar", c->str, "AR ${out}", NULL, NULL, NULL);
+	Rule *r = graph_rule(x->g, "ar", c->str, "AR ${out}", NULL, NULL, "link");
 	g_string_free(c, TRUE);
 	return r;
 }
@@ -1546,17 +1638,78 @@ static void link_libs(Ctx *x, Target *t, GPtrArray *order, GHashTable *seen)
 	}
 }
 
-static void collect_user_libs(Target *t, GPtrArray *out, GHashTable *seen)
+static void add_libs(GPtrArray *libs, GPtrArray *out, GHashTable *seen)
 {
-	for (guint i = 0; i < t->libs->len; i++) {
-		const char *l = g_ptr_array_index(t->libs, i);
+	for (guint i = 0; i < libs->len; i++) {
+		const char *l = g_ptr_array_index(libs, i);
 		if (!g_hash_table_contains(seen, l)) {
 			g_hash_table_add(seen, (gpointer)l);
 			g_ptr_array_add(out, (gpointer)l);
 		}
 	}
-	for (guint i = 0; i < t->deps->len; i++)
-		collect_user_libs(g_ptr_array_index(t->deps, i), out, seen);
+}
+
+/* -l names for linking t: its libs and private_libs; of what it links
+ * statically (static and object targets) the same, since their objects
+ * come along; of a shared library only its public libs, transitively
+ * (its private ones are linked into it already). */
+static void collect_user_libs(Target *t, GPtrArray *out, GHashTable *seen, gboolean public_only)
+{
+	add_libs(t->libs, out, seen);
+	if (!public_only)
+		add_libs(t->private_libs, out, seen);
+	for (guint i = 0; i < t->deps->len; i++) {
+		Target *d = g_ptr_array_index(t->deps, i);
+		collect_user_libs(d, out, seen, public_only || d->type == TGT_SHARED);
+	}
+}
+
+/* A libs entry on a command line: -lNAME, or a library file's path. */
+static char *lib_arg(Ctx *x, const char *lib)
+{
+	return g_path_is_absolute(lib) ? rel(x, lib) : g_strconcat("-l", lib, NULL);
+}
+
+/* What nvlink gets of the user's libraries: the -L directories of the
+ * target's ldflags, then its libraries (as the host link gets them). */
+static GPtrArray *user_link_args(Ctx *x, Target *t)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	cg_split_words(t->ldflags, w, NULL);
+	for (guint i = 0; i < w->len; i++) {
+		const char *a = g_ptr_array_index(w, i);
+		if (strcmp(a, "-L") == 0 && i + 1 < w->len)
+			g_ptr_array_add(out, g_strconcat("-L", (char *)g_ptr_array_index(w, ++i), NULL));
+		else if (g_str_has_prefix(a, "-L") && a[2])
+			g_ptr_array_add(out, g_strdup(a));
+	}
+	g_ptr_array_free(w, TRUE);
+	GPtrArray *ulibs = g_ptr_array_new();
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	collect_user_libs(t, ulibs, seen, FALSE);
+	g_hash_table_destroy(seen);
+	for (guint i = 0; i < ulibs->len; i++)
+		g_ptr_array_add(out, lib_arg(x, g_ptr_array_index(ulibs, i)));
+	g_ptr_array_free(ulibs, TRUE);
+	return out;
+}
+
+/* Library files named in libs are inputs of edge e (a changed library
+ * relinks). */
+static void lib_file_deps(Ctx *x, Target *t, Edge *e)
+{
+	GPtrArray *ulibs = g_ptr_array_new();
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	collect_user_libs(t, ulibs, seen, FALSE);
+	g_hash_table_destroy(seen);
+	for (guint i = 0; i < ulibs->len; i++)
+		if (g_path_is_absolute(g_ptr_array_index(ulibs, i))) {
+			char *r = rel(x, g_ptr_array_index(ulibs, i));
+			edge_implicit_in(e, r);
+			g_free(r);
+		}
+	g_ptr_array_free(ulibs, TRUE);
 }
 
 /* The directory nvlink -dlto loads lib64/libnvvm.so from. Some toolkits
@@ -1612,7 +1765,7 @@ static GPtrArray *dlink_args(Ctx *x, TState *s, gboolean lto)
 	GPtrArray *a = nvcc_head(x, "-dlink");
 	if (lto)
 		g_ptr_array_add(a, g_strdup("-dlto"));
-	g_ptr_array_add(a, g_strdup_printf("-std=%s", x->c->std));
+	g_ptr_array_add(a, g_strdup_printf("-std=%s", s->t->std));
 	archset_gencode(s->project, GENCODE_LINK, a);
 	add_target_flags(a, s->t);
 	return a;
@@ -1673,6 +1826,17 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 				g_free(w);
 			}
 		}
+		/* the user's libraries after the objects, as nvcc -dlink
+		 * passes them: static ones with device code resolve there
+		 * (nvlink passes over any it cannot find or read) */
+		for (guint k = 0; k < argv->len; k++)
+			if (strcmp(g_ptr_array_index(argv, k), P_IN) == 0) {
+				GPtrArray *ul = user_link_args(x, t);
+				for (guint u = 0; u < ul->len; u++)
+					g_ptr_array_insert(argv, k + 1 + u, g_strdup(g_ptr_array_index(ul, u)));
+				g_ptr_array_free(ul, TRUE);
+				break;
+			}
 		/* nvlink keeps an existing --register-link-binaries file (seen
 		 * with nvcc 13.0): a stale one names the old module ids. */
 		char *cubin_p = g_strdup_printf(P_O "/sm_%s.cubin", id);
@@ -1722,6 +1886,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 			if (ar)
 				edge_in(ed, ar);
 		}
+		lib_file_deps(x, t, ed);
 		if (nvvm && strcmp(nvvm, ".cugen/nvvm") == 0)
 			edge_implicit_in(ed, ".cugen/nvvm/lib64/libnvvm.so");
 		edge_var(ed, "O", O);
@@ -1744,11 +1909,12 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 		return NULL;
 	}
 	GString *c = g_string_new(NULL);
+	measured(x, c);
 	render(c, s->dlink->fatbin);
 	g_string_append(c, images->str);
 	g_string_append(c, " --embedded-fatbin=${out}" TMP);
 	publish(c, "${out}");
-	Rule *r = graph_rule(x->g, "cuda_dlink_fatbin", c->str, "CUDA dlink fatbin ${out}", NULL, NULL, NULL);
+	Rule *r = graph_rule(x->g, "cuda_dlink_fatbin", c->str, "CUDA dlink fatbin ${out}", NULL, NULL, "link");
 	g_string_free(c, TRUE);
 	g_string_free(images, TRUE);
 	Edge *fb = graph_edge(x->g, EK_DLFATBIN, r);
@@ -1758,6 +1924,25 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 	for (guint k = 0; k < cubins->len; k++)
 		edge_in(fb, g_ptr_array_index(cubins, k));
 	edge_var(fb, "O", O);
+	if (argv_has(s->dlink->fatbin, P_IDENT)) {
+		/* what nvcc -dlink names: the objects and libraries it reads */
+		GPtrArray *objs = g_ptr_array_new_with_free_func(g_free);
+		GHashTable *seen = g_hash_table_new(NULL, NULL);
+		link_objects(x, t, objs, seen);
+		g_hash_table_destroy(seen);
+		GString *names = g_string_new(NULL);
+		for (guint k = 0; k < objs->len; k++)
+			g_string_append_printf(names, "%s ", (char *)g_ptr_array_index(objs, k));
+		for (guint k = 0; k < libs->len; k++) {
+			TState *ls = g_hash_table_lookup(x->state, g_ptr_array_index(libs, k));
+			g_string_append_printf(names, "%s ", ls->output);
+		}
+		char *q = cg_sh_quote(names->str);
+		edge_var(fb, "IDENT", q);
+		g_free(q);
+		g_string_free(names, TRUE);
+		g_ptr_array_free(objs, TRUE);
+	}
 
 	GPtrArray *host = copy_argv(s->dlink->host);
 	subst(host, P_REG, first);
@@ -1797,6 +1982,7 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 		Edge *e = graph_edge(x->g, EK_AR, ar_rule(x));
 		e->target = t->name;
 		edge_out(e, s->output);
+		s->out_edge = e;
 		for (guint i = 0; i < objs->len; i++)
 			edge_in(e, g_ptr_array_index(objs, i));
 		g_ptr_array_free(objs, TRUE);
@@ -1837,10 +2023,10 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 	g_string_append(c, " ${in} ${libs} -o ${out}" TMP);
 	GPtrArray *ulibs = g_ptr_array_new();
 	seen = g_hash_table_new(g_str_hash, g_str_equal);
-	collect_user_libs(t, ulibs, seen);
+	collect_user_libs(t, ulibs, seen, FALSE);
 	g_hash_table_destroy(seen);
 	for (guint i = 0; i < ulibs->len; i++) {
-		char *f = g_strconcat("-l", (char *)g_ptr_array_index(ulibs, i), NULL);
+		char *f = lib_arg(x, g_ptr_array_index(ulibs, i));
 		render_arg(c, f);
 		g_free(f);
 	}
@@ -1866,6 +2052,8 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 	Edge *e = graph_edge(x->g, EK_LINK, r);
 	e->target = t->name;
 	edge_out(e, s->output);
+	s->out_edge = e;
+	lib_file_deps(x, t, e);
 	for (guint i = 0; i < objs->len; i++)
 		edge_in(e, g_ptr_array_index(objs, i));
 	g_ptr_array_free(objs, TRUE);
@@ -1883,6 +2071,35 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 	g_string_free(libs, TRUE);
 	g_ptr_array_free(order, TRUE);
 	return TRUE;
+}
+
+/* data = ...: each file copied to its project-relative path in BUILDDIR
+ * (whole or not at all). Returns the copies, interned. */
+static GPtrArray *data_copies(Ctx *x, Target *t)
+{
+	GPtrArray *outs = g_ptr_array_new();
+	if (!t->data->len)
+		return outs;
+	GString *c = g_string_new("cp -f ${in} ${out}" TMP);
+	publish(c, "${out}");
+	Rule *r = graph_rule(x->g, "data", c->str, "DATA ${out}", NULL, NULL, NULL);
+	g_string_free(c, TRUE);
+	for (guint i = 0; i < t->data->len; i++) {
+		const char *relp = g_ptr_array_index(t->data, i);
+		if (g_hash_table_contains(x->data_outs, relp))
+			continue; /* (two targets may ship the same file) */
+		g_hash_table_add(x->data_outs, (gpointer)relp);
+		Edge *e = graph_edge(x->g, EK_DATA, r);
+		e->target = t->name;
+		char *abs = g_build_filename(x->c->srcdir, relp, NULL);
+		char *in = rel(x, abs);
+		edge_in(e, in);
+		edge_out(e, relp);
+		g_ptr_array_add(outs, (gpointer)graph_intern(x->g, relp));
+		g_free(in);
+		g_free(abs);
+	}
+	return outs;
 }
 
 /* "sm_80" < "sm_90" < "sm_100" < "compute_90": by kind, then number. */
@@ -1936,6 +2153,8 @@ static void regen_edge(Ctx *x)
 void graph_info_clear(GraphInfo *info)
 {
 	g_free(info->archs);
+	if (info->fallbacks)
+		g_ptr_array_free(info->fallbacks, TRUE);
 	memset(info, 0, sizeof *info);
 }
 
@@ -1997,10 +2216,13 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 	x.state = g_hash_table_new_full(NULL, NULL, NULL, tstate_free);
 	x.arch_outs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
 	x.objnames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	x.data_outs = g_hash_table_new(g_str_hash, g_str_equal);
 	x.cache = cache_dir(c->cache, c->srcdir);
 	x.cudart_dir = g_strconcat(tk->root, "/targets/",
 				   tk->target, "/lib", NULL);
 	memset(info, 0, sizeof *info);
+	info->fallbacks = g_ptr_array_new_with_free_func(g_free);
+	x.info = info;
 	x.relative = g_str_has_prefix(opt->builddir, c->srcdir) &&
 		     (opt->builddir[strlen(c->srcdir)] == '/' || strcmp(c->srcdir, "/") == 0);
 	gboolean ok = TRUE;
@@ -2058,6 +2280,15 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 			else
 				for (guint k = 0; k < s->objects->len; k++)
 					g_ptr_array_add(outs, g_strdup(g_ptr_array_index(s->objects, k)));
+			GPtrArray *copies = data_copies(&x, t);
+			for (guint k = 0; k < copies->len; k++) {
+				const char *d = g_ptr_array_index(copies, k);
+				/* `ninja NAME` copies them too; they never relink it */
+				if (s->out_edge)
+					edge_order_in(s->out_edge, d);
+				g_ptr_array_add(outs, g_strdup(d));
+			}
+			g_ptr_array_free(copies, TRUE);
 			for (guint k = 0; k < outs->len; k++)
 				g_ptr_array_add(all, g_strdup(g_ptr_array_index(outs, k)));
 			if (!s->output || strcmp(s->output, t->name) != 0)
@@ -2116,6 +2347,7 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 	g_hash_table_destroy(x.state);
 	g_hash_table_destroy(x.arch_outs);
 	g_hash_table_destroy(x.objnames);
+	g_hash_table_destroy(x.data_outs);
 	g_free(x.cudart_dir);
 	g_free(x.cache);
 	g_free(x.cugen_q);

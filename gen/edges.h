@@ -45,6 +45,9 @@ typedef struct {
 	guint split_tu_targets;    /* targets built with one nvcc per TU */
 	guint device_archs;        /* most archs built for one TU */
 	char *archs;               /* the archs built, e.g. "sm_80 sm_90 compute_90" */
+	/* targets that fell back to one nvcc per TU, in threes: the name,
+	 * the flag to blame (or ""), and why ("nvcc --dryrun: ...") */
+	GPtrArray *fallbacks;
 } GraphInfo;
 
 Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt,

@@ -10,7 +10,7 @@ static const char *const kind_names[EK_COUNT] = {
 	[EK_HOST] = "host", [EK_NVCC] = "nvcc",
 	[EK_DLOBJ] = "dlink-obj", [EK_NVLINK] = "nvlink", [EK_DLFATBIN] = "dlink-fatbin",
 	[EK_DLHOST] = "dlink-host", [EK_CC] = "cc", [EK_CXX] = "cxx",
-	[EK_AR] = "ar", [EK_LINK] = "link", [EK_MANIFEST] = "manifest", [EK_REGEN] = "regen",
+	[EK_AR] = "ar", [EK_LINK] = "link", [EK_DATA] = "data", [EK_MANIFEST] = "manifest", [EK_REGEN] = "regen",
 	[EK_PHONY] = "phony",
 };
 

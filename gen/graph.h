@@ -34,6 +34,7 @@ typedef enum {
 	EK_LINK,      /* executable or shared library */
 	EK_RANK,      /* a stamp after a host compile, so that ninja >= 1.12 ranks the
 	               * host compile with the device compiles (planner's host_rank) */
+	EK_DATA,      /* a run-time file copied into the build directory (data =) */
 	EK_MANIFEST,  /* shard manifest */
 	EK_REGEN,     /* re-run cugen */
 	EK_PHONY,

@@ -374,6 +374,8 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 				g_free(p->math);
 				p->math = g_strdup(m ? m : "");
 			}
+			/* -lineinfo, -G: the source's name as nvcc was given it */
+			set_opt(argv, "--ident", P_F);
 			remove_prefixed(argv, "--image3=");
 			remove_prefixed(argv, "--embedded-fatbin=");
 			keep = take(&p->fatbin, argv, "fatbinary", err, &ok);
@@ -509,6 +511,8 @@ Dlink *dlink_parse(const char *dryrun, GError **err)
 				g_ptr_array_add(d->archs, a);
 			}
 		} else if (strcmp(base, "fatbinary") == 0) {
+			/* -lineinfo, -G: the linked objects' names */
+			set_opt(argv, "--ident", P_IDENT);
 			remove_prefixed(argv, "--image3=");
 			remove_prefixed(argv, "--embedded-fatbin=");
 			keep = take(&d->fatbin, argv, "fatbinary", err, &ok);

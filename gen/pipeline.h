@@ -15,6 +15,8 @@
  *   IN   the source file
  *   OUT  the edge's output
  *   STUB the host stub that cicc writes
+ *   IDENT the device link's objects, as fatbinary --ident names them
+ *        (with -lineinfo or -G: "a.o b.o ")
  */
 #ifndef CUGEN_PIPELINE_H
 #define CUGEN_PIPELINE_H
@@ -29,6 +31,7 @@
 #define P_IN PH_S "IN" PH_S
 #define P_OUT PH_S "OUT" PH_S
 #define P_STUB PH_S "STUB" PH_S
+#define P_IDENT PH_S "IDENT" PH_S
 
 typedef struct {
 	char *id;          /* "90a" */

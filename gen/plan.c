@@ -1216,8 +1216,10 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	if (g_strcmp0(pr->threads, "auto") != 0)
 		ch.threads = atoi(pr->threads);
 	/* auto (and tail, its older name) leave it to the planner */
-	const gboolean sc_auto = g_strcmp0(pr->split_compile, "auto") == 0 || g_strcmp0(pr->split_compile, "tail") == 0;
-	if (!sc_auto)
+	/* [cuda] reproducible = yes: plain nvcc's code, whatever the profile */
+	const gboolean sc_auto = !c->reproducible &&
+				 (g_strcmp0(pr->split_compile, "auto") == 0 || g_strcmp0(pr->split_compile, "tail") == 0);
+	if (!sc_auto && !c->reproducible)
 		ch.split_compile = atoi(pr->split_compile);
 	Graph *g = build(data, &ch, info, err);
 	if (!g)
@@ -1239,18 +1241,11 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		} else {
 			why(p, "nvcc --threads %d (profile threads)", ch.threads);
 		}
-		int t = MAX(ch.threads, 1);
-		if (sc_auto) {
-			int idle = p->cores - MIN(ntu, p->cores / t) * t;
-			if (t >= archs && ntu * t < p->cores && idle >= 2) {
-				ch.split_compile = MIN(4, p->cores / MAX(ntu * t, 1));
-				if (ch.split_compile < 2)
-					ch.split_compile = 0;
-			}
-			if (ch.split_compile)
-				why(p, "nvcc --split-compile %d: %d cores would stay idle; note: it changes the generated code",
-				    ch.split_compile, idle);
-		}
+		/* (never --split-compile unasked: one nvcc per TU compiles
+		 * what plain nvcc does; --threads does not change the code) */
+		if (ch.split_compile > 1)
+			why(p, "--split-compile %d (profile split_compile); note: it changes the generated code",
+			    ch.split_compile);
 		if (ch.threads || ch.split_compile) {
 			graph_free(g);
 			graph_info_clear(info);
@@ -1261,6 +1256,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	} else if (ch.split_compile > 1) {
 		why(p, "--split-compile %d (profile split_compile); note: it changes the generated code", ch.split_compile);
 	}
+	if (c->reproducible)
+		why(p, "no --split-compile ([cuda] reproducible = yes): the code plain nvcc makes");
 
 	set_costs(g, h, c, info, ch.threads, ch.pp_edges, p);
 	cg_timing("set_costs");

@@ -247,7 +247,39 @@ regen_done:
 	gen->g = plan_make(gen->c, &gen->m, gen->history, build_graph, gen, &gen->info, &gen->plan, err);
 	history_wait(gen);
 	cg_timing("plan");
+	if (gen->g && gen->info.fallbacks)
+		for (guint i = 0; i + 2 < gen->info.fallbacks->len; i += 3) {
+			const char *flag = g_ptr_array_index(gen->info.fallbacks, i + 1);
+			char *f = *flag ? g_strdup_printf(" (flag '%s')", flag) : g_strdup("");
+			cg_warn("target '%s'%s is built with one nvcc per TU (split = tu), the code plain nvcc makes: %s",
+				(char *)g_ptr_array_index(gen->info.fallbacks, i), f,
+				(char *)g_ptr_array_index(gen->info.fallbacks, i + 2));
+			g_free(f);
+		}
 	return gen->g != NULL;
+}
+
+/* What the summary line adds about code that is not split per arch, or
+ * not plain nvcc's: ", one nvcc per TU for 'k' (flag '-X')", ", 4 device
+ * edges with --split-compile 4 (their code differs from plain nvcc's)". */
+static char *summary_notes(const Generated *gen)
+{
+	GString *n = g_string_new(NULL);
+	const GPtrArray *fb = gen->info.fallbacks;
+	for (guint i = 0; fb && i + 2 < fb->len; i += 3) {
+		const char *flag = g_ptr_array_index(fb, i + 1);
+		g_string_append_printf(n, "%s'%s'", i ? ", " : ", one nvcc per TU for ", (char *)g_ptr_array_index(fb, i));
+		if (*flag)
+			g_string_append_printf(n, " (flag '%s')", flag);
+	}
+	if (gen->plan.split_compile > 1)
+		g_string_append_printf(n, ", --split-compile %d on every device compile (their code differs from "
+					  "plain nvcc's)", gen->plan.split_compile);
+	else if (gen->plan.tail_split > 1 && gen->plan.split_edges)
+		g_string_append_printf(n, ", %u device edges with --split-compile %d (their code differs from plain "
+					  "nvcc's; reproducible = yes keeps it)", g_hash_table_size(gen->plan.split_edges),
+				       gen->plan.tail_split);
+	return g_string_free(n, FALSE);
 }
 
 static void count_edges(Graph *g, guint counts[EK_COUNT])
@@ -468,10 +500,12 @@ int cmd_setup(int argc, char **argv)
 			: a.profile ? g_strdup_printf("profile %s, ", a.profile) : g_strdup("");
 	char *pools = gen.plan.shared ? g_strdup_printf("compile=%d link=%d", gen.plan.device, gen.plan.link)
 			: g_strdup_printf("device=%d host=%d link=%d", gen.plan.device, gen.plan.host, gen.plan.link);
-	printf("cugen: %s: %s%u targets, %u TUs (%u CUDA, %u C/C++), archs %s, %u edges, pools %s -> %s\n",
+	char *notes = summary_notes(&gen);
+	printf("cugen: %s: %s%u targets, %u TUs (%u CUDA, %u C/C++), archs %s%s, %u edges, pools %s -> %s\n",
 	       gen.c->name, prof, gen.info.targets, gen.info.cuda_tus + gen.info.host_tus,
 	       gen.info.cuda_tus, gen.info.host_tus,
-	       *gen.info.archs ? gen.info.archs : "none", real_edges(gen.g), pools, written);
+	       *gen.info.archs ? gen.info.archs : "none", notes, real_edges(gen.g), pools, written);
+	g_free(notes);
 	g_free(pools);
 	g_free(written);
 	g_free(prof);

@@ -325,6 +325,52 @@ gboolean cg_split_words(const char *s, GPtrArray *out, GError **err)
 	return TRUE;
 }
 
+gboolean cg_split_defines(const char *s, GPtrArray *out, GError **err)
+{
+	const char *p = s;
+	for (;;) {
+		while (*p == ',' || g_ascii_isspace(*p))
+			p++;
+		if (!*p)
+			return TRUE;
+		GString *w = g_string_new(NULL);
+		if (*p == '"') {
+			/* the whole word quoted: its text, unquoted */
+			const char *end = strchr(p + 1, '"');
+			if (!end) {
+				cg_error(err, "unterminated '\"' in list");
+				g_string_free(w, TRUE);
+				return FALSE;
+			}
+			g_string_append_len(w, p + 1, end - p - 1);
+			p = end + 1;
+		}
+		int depth = 0;
+		while (*p && (depth > 0 || (*p != ',' && !g_ascii_isspace(*p)))) {
+			if (*p == '"') {
+				/* a quoted run, kept with its quotes and escapes */
+				const char *q = p + 1;
+				while (*q && *q != '"')
+					q += q[0] == '\\' && q[1] ? 2 : 1;
+				if (!*q) {
+					cg_error(err, "unterminated '\"' in list");
+					g_string_free(w, TRUE);
+					return FALSE;
+				}
+				g_string_append_len(w, p, q + 1 - p);
+				p = q + 1;
+				continue;
+			}
+			if (*p == '(')
+				depth++;
+			else if (*p == ')' && depth > 0)
+				depth--;
+			g_string_append_c(w, *p++);
+		}
+		g_ptr_array_add(out, g_string_free(w, FALSE));
+	}
+}
+
 gboolean cg_split_list(const char *s, GPtrArray *out, GError **err)
 {
 	GString *cur = NULL;

@@ -132,6 +132,12 @@ void cg_sh_append(GString *out, const char *arg);
 gboolean cg_split_words(const char *s, GPtrArray *out, GError **err);
 /* Split a list value: words separated by spaces or commas; "..." quotes. */
 gboolean cg_split_list(const char *s, GPtrArray *out, GError **err);
+/* Split a defines value as CMake writes definitions: NAME or NAME=VALUE
+ * separated by spaces or commas, where the value keeps its quotes
+ * (VERSION="1.0" is the string "1.0") and a quoted run or parentheses
+ * hold spaces and commas (MSG="a, b", MAX(a,b)=...); a word that starts
+ * with a quote is the text inside it ("NAME=a b"). */
+gboolean cg_split_defines(const char *s, GPtrArray *out, GError **err);
 
 /* Paths. cg_path_join returns a normalised join; cg_relpath returns path
  * relative to dir (both absolute, normalised). */

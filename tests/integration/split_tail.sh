@@ -40,13 +40,21 @@ note "60 s device compiles on 16 cores: the last ones get --split-compile 4"
 run "$CUGEN" setup -B w --profile wide
 history w 60 5
 rm -f w/.cugen/plan.ini
-run "$CUGEN" setup -B w --profile wide
+"$CUGEN" setup -B w --profile wide >summary.txt 2>&1 || { cat summary.txt; die "setup failed"; }
 "$CUGEN" plan -B w --profile wide >plan.txt || die "cugen plan failed"
 grep -q '^  nvcc --split-compile 4 for the [0-9]* device compiles whose chains end last' plan.txt ||
 	{ cat plan.txt; die "cugen plan does not say it splits"; }
 n=$(split_lines w | wc -l)
 [ "$n" -ge 1 ] || die "no device edge uses a split rule"
 grep -q "^  nvcc --split-compile 4 for the $n device compiles" plan.txt || { cat plan.txt; die "plan names another count than build.ninja's $n"; }
+grep -q ", $n device edges with --split-compile 4 (their code differs from plain nvcc's; reproducible = yes keeps it)," summary.txt ||
+	{ cat summary.txt; die "the summary line does not say that $n edges' code differs from plain nvcc's"; }
+note "[cuda] reproducible = yes: no split, whatever the profile"
+"$CUGEN" setup -B r --profile wide -D cuda.reproducible=yes >summary.txt 2>&1 || { cat summary.txt; die "setup failed"; }
+cp w/.cugen/edges.log r/.cugen/ 2>/dev/null || { mkdir -p r/.cugen && cp w/.cugen/edges.log r/.cugen/; }
+"$CUGEN" setup -B r --profile wide -D cuda.reproducible=yes >summary.txt 2>&1 || { cat summary.txt; die "setup failed"; }
+grep -q '_split' r/build.ninja && die "reproducible = yes: a split rule"
+grep -q 'split-compile' summary.txt && die "reproducible = yes: the summary talks of a split"
 if grep -q '^rule cuda_ptxas_[0-9]*_split4$' w/build.ninja; then
 	grep -A1 '^rule cuda_cicc_[0-9]*_split4$' w/build.ninja | grep -q 'cicc -split-compile 4 ' &&
 		grep -A1 '^rule cuda_ptxas_[0-9]*_split4$' w/build.ninja | grep -q 'ptxas -split-compile=4 ' ||

@@ -35,21 +35,36 @@ note "an nvcc whose --dryrun is not understood: fall back to split = tu"
 mkdir -p fake/bin
 for t in "$CUDA_PATH"/bin/*; do ln -s "$t" fake/bin/; done
 rm fake/bin/nvcc
+# (its --dryrun is odd only with the flag -DCUGEN_MYSTERY, which
+# [target k] gets below)
 cat >fake/bin/nvcc <<SH
 #!/bin/sh
 case " \$* " in
-*" --dryrun "*) "$CUDA_PATH/bin/nvcc" "\$@" 2>&1 | sed 's/^#\\\$ cudafe++ /#\$ mystery-tool /' >&2 ;;
+*" --dryrun "*" -DCUGEN_MYSTERY "* | *" -DCUGEN_MYSTERY "*" --dryrun "*)
+	"$CUDA_PATH/bin/nvcc" "\$@" 2>&1 | sed 's/^#\\\$ cudafe++ /#\$ mystery-tool /' >&2 ;;
 *) exec "$CUDA_PATH/bin/nvcc" "\$@" ;;
 esac
 SH
 chmod +x fake/bin/nvcc
 ln -s "$CUDA_PATH/nvvm" fake/nvvm
 ln -s "$CUDA_PATH/targets" fake/targets
-"$CUGEN" setup -B fb -D toolchain.cuda="$WORK/p/fake" >out.txt 2>err.txt || { cat err.txt; die "setup failed"; }
-cat err.txt
-grep -q "warning: target 'k': falling back to split = tu (one nvcc per TU): nvcc --dryrun: unknown step 'mystery-tool'" err.txt ||
-	die "no fallback warning"
+sed -i 's/^include = inc$/include = inc\ncuda_flags = -O2 -DCUGEN_MYSTERY/' cugen.ini
+grep -q 'CUGEN_MYSTERY' cugen.ini || die "the flag did not reach cugen.ini"
+# (on 16 cores the planner would have given nvcc --split-compile here)
+printf '[profile big]\njobs = 16\n' >>cugen.ini
+"$CUGEN" setup -B fb -D toolchain.cuda="$WORK/p/fake" --profile big >out.txt 2>err.txt ||
+	{ cat err.txt; die "setup failed"; }
+cat out.txt err.txt
+[ "$(wc -l <err.txt)" -eq 1 ] || die "not one warning line"
+grep -q "^cugen: warning: target 'k' (flag '-DCUGEN_MYSTERY') is built with one nvcc per TU (split = tu), the code plain nvcc makes: nvcc --dryrun: unknown step 'mystery-tool'" err.txt ||
+	die "no fallback warning naming the target and the flag"
+grep -q "one nvcc per TU for 'k' (flag '-DCUGEN_MYSTERY')" out.txt || die "the summary line does not name the fallback"
 grep -q 'cuda_nvcc' fb/build.ninja || die "no nvcc rule after the fallback"
+grep -q -- '--split-compile' fb/build.ninja && die "the fallback changes the code with --split-compile"
+build fb >/dev/null
+run "$CUDA_PATH/bin/nvcc" -c -gencode arch=compute_75,code=sm_75 -gencode 'arch=compute_80,code=[sm_80,compute_80]' \
+	-std=c++17 -O2 -DCUGEN_MYSTERY -Iinc src/b.cu -o ref_b.o
+same_images fb/obj/k/src/b.cu.o ref_b.o "b.cu (fallback against plain nvcc)"
 "$CUGEN" setup -B fb2 -D toolchain.cuda="$WORK/p/fake" -D profile.tu.split=arch --profile tu >out.txt 2>err.txt &&
 	die "split = arch with an unknown pipeline should fail"
 grep -q "split = arch, but nvcc --dryrun: unknown step 'mystery-tool'" err.txt || { cat err.txt; die "wrong error"; }
