@@ -34,7 +34,9 @@ typedef struct {
 	Pipeline *pipe;        /* NULL without CUDA sources or in tu mode */
 	gboolean tu;           /* one nvcc per TU */
 	gboolean has_cuda;     /* own CUDA sources */
-	gboolean links_cuda;   /* it or a dependency has CUDA code */
+	gboolean links_cuda;   /* it or a dependency has CUDA code, or links one of
+			        * the toolkit's libraries (libs = cublas): its host
+			        * TUs get the toolkit's headers, its link cudart */
 	GPtrArray *nvcc_args;  /* flag set without gencodes (dryrun, tu, compdb) */
 	GPtrArray *includes;   /* -I paths relative to the build dir (own + inherited) */
 	GPtrArray *defines;    /* NAME[=VALUE] (own + inherited public ones; borrowed) */
@@ -447,6 +449,31 @@ static gboolean uses_cuda(Target *t)
 	return FALSE;
 }
 
+/* Whether t or what it depends on names a library of the toolkit in
+ * libs (cublas, cufft_static, ...), as CMake's CUDA::cublas does. */
+static gboolean uses_toolkit_libs(Ctx *x, Target *t)
+{
+	GPtrArray *lists[] = { t->libs, t->private_libs };
+	for (gsize l = 0; l < G_N_ELEMENTS(lists); l++)
+		for (guint i = 0; i < lists[l]->len; i++) {
+			const char *n = g_ptr_array_index(lists[l], i);
+			if (g_path_is_absolute(n))
+				continue;
+			const char *suffix[] = { ".so", ".a" };
+			for (gsize k = 0; k < G_N_ELEMENTS(suffix); k++) {
+				char *f = g_strdup_printf("%s/lib%s%s", x->cudart_dir, n, suffix[k]);
+				gboolean there = g_file_test(f, G_FILE_TEST_EXISTS);
+				g_free(f);
+				if (there)
+					return TRUE;
+			}
+		}
+	for (guint i = 0; i < t->deps->len; i++)
+		if (uses_toolkit_libs(x, g_ptr_array_index(t->deps, i)))
+			return TRUE;
+	return FALSE;
+}
+
 /* Whether own(t) holds for t or for a target it links statically. */
 static gboolean in_static_links(Target *t, gboolean (*own)(const Target *))
 {
@@ -562,7 +589,7 @@ static gboolean prepare_target(Ctx *x, Target *t, GError **err)
 	g_hash_table_destroy(seen);
 	for (guint i = 0; i < t->sources->len; i++)
 		s->has_cuda |= ((Source *)g_ptr_array_index(t->sources, i))->lang == LANG_CUDA;
-	s->links_cuda = uses_cuda(t);
+	s->links_cuda = uses_cuda(t) || uses_toolkit_libs(x, t);
 	if (!s->has_cuda)
 		return !needs_dlink(t) || resolve_archs(x, s, err);
 

@@ -4,7 +4,9 @@
 # backends: programs print each value. Public and private include
 # directories, defines and libraries: only the public part reaches the
 # targets that depend on one. data = copies run-time files next to the
-# program as edges: a changed file is copied again, nothing relinks.
+# program as edges: a changed file is copied again, nothing relinks. A
+# C++ target that names a toolkit library (libs = cublas) gets the
+# toolkit's headers and cudart.
 . "$(dirname "$0")/lib.sh"
 need_cuda
 
@@ -85,6 +87,24 @@ deps = lib
 defines = APP_STR="it's \"quoted\"" APP_LIST=(a,b)
 data = data/table.txt data/sub/*.txt
 INI
+# a C++ program that uses a toolkit library gets the toolkit's headers
+# and cudart, as CMake's CUDA::cublas gives them
+mkdir -p blas
+cat >blas/main.cpp <<'CPP'
+#include <cublas_v2.h>
+#include <cstdio>
+int main()
+{
+	int v = 0;
+	return cublasGetProperty(MAJOR_VERSION, &v) == CUBLAS_STATUS_SUCCESS && v > 0 ? 0 : 1;
+}
+CPP
+cat >>cugen.ini <<'INI'
+[target blasuser]
+type = executable
+sources = blas/main.cpp
+libs = cublas
+INI
 # (what the programs must print)
 cat >expected <<'OUT'
 cu: [1.0] [a b, c # d = e : f] [(1+2)] [((3)*2)] [7]
@@ -101,6 +121,7 @@ note "ninja"
 run "$CUGEN" setup -B bn
 build bn >/dev/null
 check_run bn ninja
+bn/blasuser || die "the cuBLAS program did not run"
 [ -f bn/data/sub/more.txt ] || die "the glob's data file was not copied"
 grep -q -- '-lm' bn/build.ninja || die "private_libs not linked"
 
@@ -136,7 +157,7 @@ sed -i 's/^type = shared$/type = static/' cugen.ini
 note "automake"
 if command -v autoreconf >/dev/null 2>&1 && command -v automake >/dev/null 2>&1; then
 	mkdir -p am/m4
-	cp -R lib app data cugen.ini expected am/
+	cp -R lib app blas data cugen.ini expected am/
 	cp "$SRC/templates/cugen.m4" am/m4/
 	cd am || exit 1
 	# the program comes from cugen.ini; automake links it into a
