@@ -954,6 +954,26 @@ static void source_free(gpointer p)
 }
 
 /* sources = ...: globs expanded (sorted), each file checked. */
+/* The regular files a glob pattern (an absolute path) matches, sorted
+ * and normalised, appended to files; its directory is watched: the graph
+ * regenerates when a file appears there. */
+static void glob_files(Config *c, const char *pattern, GPtrArray *files)
+{
+	glob_t g;
+	if (glob(pattern, GLOB_NOSORT, NULL, &g) == 0) {
+		for (size_t k = 0; k < g.gl_pathc; k++)
+			if (path_is_file(g.gl_pathv[k]))
+				g_ptr_array_add(files, cg_path_norm(g.gl_pathv[k]));
+		globfree(&g);
+	}
+	g_ptr_array_sort(files, cmp_strp);
+	char *dir = g_path_get_dirname(pattern);
+	if (!g_ptr_array_find_with_equal_func(c->glob_dirs, dir, g_str_equal, NULL))
+		g_ptr_array_add(c->glob_dirs, dir);
+	else
+		g_free(dir);
+}
+
 static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GError **err)
 {
 	GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
@@ -979,16 +999,7 @@ static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, 
 		char *abs = cg_path_join(c->srcdir, w);
 		GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
 		if (has_glob_chars(w)) {
-			glob_t g;
-			int rc = glob(abs, GLOB_NOSORT, NULL, &g);
-			if (rc == 0) {
-				for (size_t k = 0; k < g.gl_pathc; k++)
-					if (path_is_file(g.gl_pathv[k]))
-						g_ptr_array_add(files, cg_path_norm(g.gl_pathv[k]));
-			}
-			if (rc == 0)
-				globfree(&g);
-			g_ptr_array_sort(files, cmp_strp);
+			glob_files(c, abs, files);
 			if (files->len == 0) {
 				word_error(err, e, w, FALSE, "glob '%s' matches no file", w);
 				ok = FALSE;
@@ -1001,11 +1012,6 @@ static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, 
 					word_error(err, e, w, FALSE, "glob '%s' matches a file whose name contains a control character", w);
 					ok = FALSE;
 				}
-			char *dir = g_path_get_dirname(abs);
-			if (!g_ptr_array_find_with_equal_func(c->glob_dirs, dir, g_str_equal, NULL))
-				g_ptr_array_add(c->glob_dirs, dir);
-			else
-				g_free(dir);
 		} else {
 			if (!path_is_file(abs)) {
 				if (path_is_dir(abs))
@@ -1174,22 +1180,11 @@ static gboolean read_data(Config *c, Target *t, Section *s, GError **err)
 		char *abs = cg_path_join(c->srcdir, w);
 		GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
 		if (has_glob_chars(w)) {
-			glob_t g;
-			if (glob(abs, 0, NULL, &g) == 0) {
-				for (size_t k = 0; k < g.gl_pathc; k++)
-					if (path_is_file(g.gl_pathv[k]))
-						g_ptr_array_add(files, cg_path_norm(g.gl_pathv[k]));
-				globfree(&g);
-			}
+			glob_files(c, abs, files);
 			if (!files->len) {
 				word_error(err, e, w, FALSE, "data glob '%s' matches no file", w);
 				ok = FALSE;
 			}
-			char *dir = g_path_get_dirname(abs);
-			if (!g_ptr_array_find_with_equal_func(c->glob_dirs, dir, g_str_equal, NULL))
-				g_ptr_array_add(c->glob_dirs, dir);
-			else
-				g_free(dir);
 		} else if (path_is_file(abs) || !g_str_has_prefix(abs, c->srcdir)) {
 			/* (outside the project: said below, found or not) */
 			g_ptr_array_add(files, cg_path_norm(abs));

@@ -151,4 +151,11 @@ while IFS="$(printf '\t')" read -r t m flags norm; do
 	[ "$m" = rdc ] && IMAGES_OPT=$norm same_images "b/$t" "b/ref/$t" "$t ($flags): the program"
 	images "b/obj/$t/$t/k.cu.o" | grep -q '_90 ' || die "$t ($flags): no image for arch 90"
 done <list
+note "the examples' summary lines carry no fallback"
+for ex in saxpy multi rdc cdp; do
+	"$CUGEN" setup -S "$SRC/examples/$ex" -B "$WORK/ex-$ex" -D cuda.archs="80 90" >ex.out 2>ex.err ||
+		{ cat ex.err; die "$ex: setup failed"; }
+	[ -s ex.err ] && { cat ex.err; die "$ex: setup warned"; }
+	grep -q 'one nvcc per TU\|archs none' ex.out && { cat ex.out; die "$ex: the summary reports a fallback"; }
+done
 echo ok
