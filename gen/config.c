@@ -714,32 +714,31 @@ static char *get_str(Section *s, const char *key, const char *def)
 	return g_strdup(e ? e->value : def);
 }
 
-static gboolean get_list(Section *s, const char *key, GPtrArray *out, GError **err)
+/* A list value split by split (cg_split_list, cg_split_defines) into
+ * out; its error at the entry, after "KEY: " with name_key. */
+static gboolean get_split(Section *s, const char *key, GPtrArray *out,
+			  gboolean (*split)(const char *, GPtrArray *, GError **), gboolean name_key, GError **err)
 {
 	Entry *e = find_entry(s, key);
 	if (!e)
 		return TRUE;
 	GError *le = NULL;
-	if (!cg_split_list(e->value, out, &le)) {
-		entry_error(err, e, "%s", le->message + strlen("error: "));
+	if (!split(e->value, out, &le)) {
+		entry_error(err, e, "%s%s%s", name_key ? key : "", name_key ? ": " : "", le->message + strlen("error: "));
 		g_error_free(le);
 		return FALSE;
 	}
 	return TRUE;
 }
 
+static gboolean get_list(Section *s, const char *key, GPtrArray *out, GError **err)
+{
+	return get_split(s, key, out, cg_split_list, FALSE, err);
+}
+
 static gboolean get_defines(Section *s, const char *key, GPtrArray *out, GError **err)
 {
-	Entry *e = find_entry(s, key);
-	if (!e)
-		return TRUE;
-	GError *le = NULL;
-	if (!cg_split_defines(e->value, out, &le)) {
-		entry_error(err, e, "%s: %s", key, le->message + strlen("error: "));
-		g_error_free(le);
-		return FALSE;
-	}
-	return TRUE;
+	return get_split(s, key, out, cg_split_defines, TRUE, err);
 }
 
 /* A flag string must split into words (quotes balanced). */
@@ -783,9 +782,9 @@ static gboolean take_cuda_flags(Section *s, const char *key, const char *what, c
 		goto out;
 	}
 	Entry *se = find_entry(s, "std"), *me = find_entry(s, "mode"), *le = find_entry(s, "lto");
-	if (f.std && se && strcmp(g_strstrip(se->value), f.std) != 0) {
+	if (f.std && se && strcmp(*std, f.std) != 0) {
 		word_error(err, e, f.std_word, FALSE, "flag '%s' in %s disagrees with std = %s (write the standard once, as std)",
-			   f.std_word, what, se->value);
+			   f.std_word, what, *std);
 		ok = FALSE;
 	} else if (f.rdc >= 0 && me && (*mode == MODE_RDC) != (f.rdc == 1)) {
 		word_error(err, e, f.rdc_word, FALSE, "flag '%s' in %s disagrees with mode = %s (write it once, as mode)",
@@ -953,7 +952,6 @@ static void source_free(gpointer p)
 	g_free(s);
 }
 
-/* sources = ...: globs expanded (sorted), each file checked. */
 /* The regular files a glob pattern (an absolute path) matches, sorted
  * and normalised, appended to files; its directory is watched: the graph
  * regenerates when a file appears there. */
@@ -974,6 +972,7 @@ static void glob_files(Config *c, const char *pattern, GPtrArray *files)
 		g_free(dir);
 }
 
+/* sources = ...: globs expanded (sorted), each file checked. */
 static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GError **err)
 {
 	GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
@@ -1304,7 +1303,8 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 			cg_error_at(err, s->loc.file, s->loc.line, "lto = yes needs mode = rdc");
 		return FALSE;
 	}
-	const char *const flag_keys[] = { "cuda_flags", "host_flags", "cflags", "cxxflags", "ldflags", NULL };
+	/* (cuda_flags: checked before its words were read, above) */
+	const char *const flag_keys[] = { "host_flags", "cflags", "cxxflags", "ldflags", NULL };
 	for (int i = 0; flag_keys[i]; i++)
 		if (!check_words(s, flag_keys[i], err))
 			return FALSE;

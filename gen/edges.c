@@ -34,12 +34,14 @@ typedef struct {
 	Pipeline *pipe;        /* NULL without CUDA sources or in tu mode */
 	gboolean tu;           /* one nvcc per TU */
 	gboolean has_cuda;     /* own CUDA sources */
+	gboolean uses_toolkit; /* it or a dependency names a toolkit library (uses_toolkit_libs) */
 	gboolean links_cuda;   /* it or a dependency has CUDA code, or links one of
 			        * the toolkit's libraries (libs = cublas): its host
 			        * TUs get the toolkit's headers, its link cudart */
 	GPtrArray *nvcc_args;  /* flag set without gencodes (dryrun, tu, compdb) */
 	GPtrArray *includes;   /* -I paths relative to the build dir (own + inherited) */
 	GPtrArray *defines;    /* NAME[=VALUE] (own + inherited public ones; borrowed) */
+	GPtrArray *user_libs;  /* libs to link it with (collect_user_libs; borrowed) */
 	GPtrArray *objects;    /* own object files */
 	GPtrArray *dl_items;   /* per own object, in order: its per-arch device-link
 			        * object prefix (rdc TU), "" (host-only) or NULL (whole) */
@@ -81,6 +83,7 @@ typedef struct {
 	char *cugen_q;
 	GraphInfo *info;
 	GHashTable *data_outs;  /* data copies made (project-relative paths) */
+	GHashTable *toolkit_libs; /* libs name -> "1" (the toolkit has it) or "" */
 } Ctx;
 
 static void tstate_free(gpointer p)
@@ -94,6 +97,8 @@ static void tstate_free(gpointer p)
 	g_ptr_array_free(s->includes, TRUE);
 	if (s->defines)
 		g_ptr_array_free(s->defines, TRUE);
+	if (s->user_libs)
+		g_ptr_array_free(s->user_libs, TRUE);
 	g_ptr_array_free(s->objects, TRUE);
 	g_ptr_array_free(s->dl_items, TRUE);
 	if (s->dl_archives)
@@ -397,6 +402,32 @@ static GPtrArray *with_gencode(GPtrArray *args, const ArchSet *set, GencodeKind 
 
 /* ---- per-target setup ---- */
 
+static void add_libs(GPtrArray *libs, GPtrArray *out, GHashTable *seen)
+{
+	for (guint i = 0; i < libs->len; i++) {
+		const char *l = g_ptr_array_index(libs, i);
+		if (!g_hash_table_contains(seen, l)) {
+			g_hash_table_add(seen, (gpointer)l);
+			g_ptr_array_add(out, (gpointer)l);
+		}
+	}
+}
+
+/* -l names for linking t: its libs and private_libs; of what it links
+ * statically (static and object targets) the same, since their objects
+ * come along; of a shared library only its public libs, transitively
+ * (its private ones are linked into it already). */
+static void collect_user_libs(Target *t, GPtrArray *out, GHashTable *seen, gboolean public_only)
+{
+	add_libs(t->libs, out, seen);
+	if (!public_only)
+		add_libs(t->private_libs, out, seen);
+	for (guint i = 0; i < t->deps->len; i++) {
+		Target *d = g_ptr_array_index(t->deps, i);
+		collect_user_libs(d, out, seen, public_only || d->type == TGT_SHARED);
+	}
+}
+
 static void add_includes(Ctx *x, GPtrArray *dirs, GPtrArray *out, GHashTable *seen)
 {
 	for (guint i = 0; i < dirs->len; i++) {
@@ -411,19 +442,24 @@ static void add_includes(Ctx *x, GPtrArray *dirs, GPtrArray *out, GHashTable *se
 }
 
 /* -I paths for t's TUs: its own (public, then private), then the public
- * ones of what it depends on, transitively */
-static void collect_includes(Ctx *x, Target *t, GPtrArray *out, GHashTable *seen, gboolean own)
+ * ones of what it depends on, transitively (a dependency reached twice
+ * adds nothing new: walked once, in visited) */
+static void collect_includes(Ctx *x, Target *t, GPtrArray *out, GHashTable *seen, GHashTable *visited,
+			     gboolean own)
 {
 	add_includes(x, t->include, out, seen);
 	if (own)
 		add_includes(x, t->private_include, out, seen);
-	for (guint i = 0; i < t->deps->len; i++)
-		collect_includes(x, g_ptr_array_index(t->deps, i), out, seen, FALSE);
+	for (guint i = 0; i < t->deps->len; i++) {
+		Target *d = g_ptr_array_index(t->deps, i);
+		if (g_hash_table_add(visited, d))
+			collect_includes(x, d, out, seen, visited, FALSE);
+	}
 }
 
 /* -D for t's TUs: its own defines and public ones, then the public ones
  * of what it depends on, transitively (each name=value once) */
-static void collect_defines(Target *t, GPtrArray *out, GHashTable *seen, gboolean own)
+static void collect_defines(Target *t, GPtrArray *out, GHashTable *seen, GHashTable *visited, gboolean own)
 {
 	GPtrArray *lists[] = { own ? t->defines : NULL, t->public_defines };
 	for (gsize l = 0; l < G_N_ELEMENTS(lists); l++)
@@ -434,8 +470,11 @@ static void collect_defines(Target *t, GPtrArray *out, GHashTable *seen, gboolea
 				g_ptr_array_add(out, d);
 			}
 		}
-	for (guint i = 0; i < t->deps->len; i++)
-		collect_defines(g_ptr_array_index(t->deps, i), out, seen, FALSE);
+	for (guint i = 0; i < t->deps->len; i++) {
+		Target *d = g_ptr_array_index(t->deps, i);
+		if (g_hash_table_add(visited, d))
+			collect_defines(d, out, seen, visited, FALSE);
+	}
 }
 
 static gboolean uses_cuda(Target *t)
@@ -449,6 +488,24 @@ static gboolean uses_cuda(Target *t)
 	return FALSE;
 }
 
+/* Whether the toolkit has library NAME (lib<NAME>.so or .a in its
+ * library directory); asked once per name. */
+static gboolean toolkit_lib(Ctx *x, const char *name)
+{
+	const char *known = g_hash_table_lookup(x->toolkit_libs, name);
+	if (known)
+		return *known != 0;
+	gboolean there = FALSE;
+	const char *suffix[] = { ".so", ".a" };
+	for (gsize k = 0; k < G_N_ELEMENTS(suffix) && !there; k++) {
+		char *f = g_strdup_printf("%s/lib%s%s", x->cudart_dir, name, suffix[k]);
+		there = g_file_test(f, G_FILE_TEST_EXISTS);
+		g_free(f);
+	}
+	g_hash_table_insert(x->toolkit_libs, (gpointer)name, there ? "1" : "");
+	return there;
+}
+
 /* Whether t or what it depends on names a library of the toolkit in
  * libs (cublas, cufft_static, ...), as CMake's CUDA::cublas does. */
 static gboolean uses_toolkit_libs(Ctx *x, Target *t)
@@ -457,20 +514,15 @@ static gboolean uses_toolkit_libs(Ctx *x, Target *t)
 	for (gsize l = 0; l < G_N_ELEMENTS(lists); l++)
 		for (guint i = 0; i < lists[l]->len; i++) {
 			const char *n = g_ptr_array_index(lists[l], i);
-			if (g_path_is_absolute(n))
-				continue;
-			const char *suffix[] = { ".so", ".a" };
-			for (gsize k = 0; k < G_N_ELEMENTS(suffix); k++) {
-				char *f = g_strdup_printf("%s/lib%s%s", x->cudart_dir, n, suffix[k]);
-				gboolean there = g_file_test(f, G_FILE_TEST_EXISTS);
-				g_free(f);
-				if (there)
-					return TRUE;
-			}
+			if (!g_path_is_absolute(n) && toolkit_lib(x, n))
+				return TRUE;
 		}
-	for (guint i = 0; i < t->deps->len; i++)
-		if (uses_toolkit_libs(x, g_ptr_array_index(t->deps, i)))
+	/* (its dependencies were prepared first: config_target_order) */
+	for (guint i = 0; i < t->deps->len; i++) {
+		TState *ds = g_hash_table_lookup(x->state, g_ptr_array_index(t->deps, i));
+		if (ds ? ds->uses_toolkit : uses_toolkit_libs(x, g_ptr_array_index(t->deps, i)))
 			return TRUE;
+	}
 	return FALSE;
 }
 
@@ -581,15 +633,23 @@ static gboolean prepare_target(Ctx *x, Target *t, GError **err)
 	s->rules = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_hash_table_insert(x->state, t, s);
 	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	collect_includes(x, t, s->includes, seen, TRUE);
+	GHashTable *visited = g_hash_table_new(NULL, NULL);
+	collect_includes(x, t, s->includes, seen, visited, TRUE);
 	g_hash_table_destroy(seen);
+	g_hash_table_remove_all(visited);
 	s->defines = g_ptr_array_new();
 	seen = g_hash_table_new(g_str_hash, g_str_equal);
-	collect_defines(t, s->defines, seen, TRUE);
+	collect_defines(t, s->defines, seen, visited, TRUE);
+	g_hash_table_destroy(seen);
+	g_hash_table_destroy(visited);
+	s->user_libs = g_ptr_array_new();
+	seen = g_hash_table_new(g_str_hash, g_str_equal);
+	collect_user_libs(t, s->user_libs, seen, FALSE);
 	g_hash_table_destroy(seen);
 	for (guint i = 0; i < t->sources->len; i++)
 		s->has_cuda |= ((Source *)g_ptr_array_index(t->sources, i))->lang == LANG_CUDA;
-	s->links_cuda = uses_cuda(t) || uses_toolkit_libs(x, t);
+	s->uses_toolkit = uses_toolkit_libs(x, t);
+	s->links_cuda = uses_cuda(t) || s->uses_toolkit;
 	if (!s->has_cuda)
 		return !needs_dlink(t) || resolve_archs(x, s, err);
 
@@ -1665,32 +1725,6 @@ static void link_libs(Ctx *x, Target *t, GPtrArray *order, GHashTable *seen)
 	}
 }
 
-static void add_libs(GPtrArray *libs, GPtrArray *out, GHashTable *seen)
-{
-	for (guint i = 0; i < libs->len; i++) {
-		const char *l = g_ptr_array_index(libs, i);
-		if (!g_hash_table_contains(seen, l)) {
-			g_hash_table_add(seen, (gpointer)l);
-			g_ptr_array_add(out, (gpointer)l);
-		}
-	}
-}
-
-/* -l names for linking t: its libs and private_libs; of what it links
- * statically (static and object targets) the same, since their objects
- * come along; of a shared library only its public libs, transitively
- * (its private ones are linked into it already). */
-static void collect_user_libs(Target *t, GPtrArray *out, GHashTable *seen, gboolean public_only)
-{
-	add_libs(t->libs, out, seen);
-	if (!public_only)
-		add_libs(t->private_libs, out, seen);
-	for (guint i = 0; i < t->deps->len; i++) {
-		Target *d = g_ptr_array_index(t->deps, i);
-		collect_user_libs(d, out, seen, public_only || d->type == TGT_SHARED);
-	}
-}
-
 /* A libs entry on a command line: -lNAME, or a library file's path. */
 static char *lib_arg(Ctx *x, const char *lib)
 {
@@ -1699,8 +1733,9 @@ static char *lib_arg(Ctx *x, const char *lib)
 
 /* What nvlink gets of the user's libraries: the -L directories of the
  * target's ldflags, then its libraries (as the host link gets them). */
-static GPtrArray *user_link_args(Ctx *x, Target *t)
+static GPtrArray *user_link_args(Ctx *x, TState *s)
 {
+	Target *t = s->t;
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
 	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
 	cg_split_words(t->ldflags, w, NULL);
@@ -1712,31 +1747,21 @@ static GPtrArray *user_link_args(Ctx *x, Target *t)
 			g_ptr_array_add(out, g_strdup(a));
 	}
 	g_ptr_array_free(w, TRUE);
-	GPtrArray *ulibs = g_ptr_array_new();
-	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
-	collect_user_libs(t, ulibs, seen, FALSE);
-	g_hash_table_destroy(seen);
-	for (guint i = 0; i < ulibs->len; i++)
-		g_ptr_array_add(out, lib_arg(x, g_ptr_array_index(ulibs, i)));
-	g_ptr_array_free(ulibs, TRUE);
+	for (guint i = 0; i < s->user_libs->len; i++)
+		g_ptr_array_add(out, lib_arg(x, g_ptr_array_index(s->user_libs, i)));
 	return out;
 }
 
 /* Library files named in libs are inputs of edge e (a changed library
  * relinks). */
-static void lib_file_deps(Ctx *x, Target *t, Edge *e)
+static void lib_file_deps(Ctx *x, TState *s, Edge *e)
 {
-	GPtrArray *ulibs = g_ptr_array_new();
-	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
-	collect_user_libs(t, ulibs, seen, FALSE);
-	g_hash_table_destroy(seen);
-	for (guint i = 0; i < ulibs->len; i++)
-		if (g_path_is_absolute(g_ptr_array_index(ulibs, i))) {
-			char *r = rel(x, g_ptr_array_index(ulibs, i));
+	for (guint i = 0; i < s->user_libs->len; i++)
+		if (g_path_is_absolute(g_ptr_array_index(s->user_libs, i))) {
+			char *r = rel(x, g_ptr_array_index(s->user_libs, i));
 			edge_implicit_in(e, r);
 			g_free(r);
 		}
-	g_ptr_array_free(ulibs, TRUE);
 }
 
 /* The directory nvlink -dlto loads lib64/libnvvm.so from. Some toolkits
@@ -1802,7 +1827,7 @@ static GPtrArray *dlink_args(Ctx *x, TState *s, gboolean lto)
  * executable or shared library (CMake's CUDA_RESOLVE_DEVICE_SYMBOLS).
  * Its inputs are the objects and static libraries the host link uses.
  * Returns the object to link, or NULL with err set. */
-static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
+static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GError **err)
 {
 	Target *t = s->t;
 	gboolean lto = has_lto(t);
@@ -1830,6 +1855,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 	char *first = NULL;
 	GString *images = g_string_new(NULL);
 	GPtrArray *cubins = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *ulink = user_link_args(x, s); /* the same for every arch */
 	char *cugen = cg_sh_quote(x->opt->cugen);
 	for (guint i = 0; i < s->build->archs->len; i++) {
 		const Arch *a = &g_array_index(s->build->archs, Arch, i);
@@ -1858,10 +1884,8 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 		 * (nvlink passes over any it cannot find or read) */
 		for (guint k = 0; k < argv->len; k++)
 			if (strcmp(g_ptr_array_index(argv, k), P_IN) == 0) {
-				GPtrArray *ul = user_link_args(x, t);
-				for (guint u = 0; u < ul->len; u++)
-					g_ptr_array_insert(argv, k + 1 + u, g_strdup(g_ptr_array_index(ul, u)));
-				g_ptr_array_free(ul, TRUE);
+				for (guint u = 0; u < ulink->len; u++)
+					g_ptr_array_insert(argv, k + 1 + u, g_strdup(g_ptr_array_index(ulink, u)));
 				break;
 			}
 		/* nvlink keeps an existing --register-link-binaries file (seen
@@ -1913,7 +1937,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 			if (ar)
 				edge_in(ed, ar);
 		}
-		lib_file_deps(x, t, ed);
+		lib_file_deps(x, s, ed);
 		if (nvvm && strcmp(nvvm, ".cugen/nvvm") == 0)
 			edge_implicit_in(ed, ".cugen/nvvm/lib64/libnvvm.so");
 		edge_var(ed, "O", O);
@@ -1927,6 +1951,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 	}
 	g_free(cugen);
 	g_free(nvvm);
+	g_ptr_array_free(ulink, TRUE);
 	if (!first) {
 		cg_error_at(err, t->loc.file, t->loc.line,
 			    "target '%s': relocatable device code needs an sm arch to device-link, and none is built", t->name);
@@ -1953,10 +1978,6 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 	edge_var(fb, "O", O);
 	if (argv_has(s->dlink->fatbin, P_IDENT)) {
 		/* what nvcc -dlink names: the objects and libraries it reads */
-		GPtrArray *objs = g_ptr_array_new_with_free_func(g_free);
-		GHashTable *seen = g_hash_table_new(NULL, NULL);
-		link_objects(x, t, objs, seen);
-		g_hash_table_destroy(seen);
 		GString *names = g_string_new(NULL);
 		for (guint k = 0; k < objs->len; k++)
 			g_string_append_printf(names, "%s ", (char *)g_ptr_array_index(objs, k));
@@ -1968,7 +1989,6 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *libs, GError **err)
 		edge_var(fb, "IDENT", q);
 		g_free(q);
 		g_string_free(names, TRUE);
-		g_ptr_array_free(objs, TRUE);
 	}
 
 	GPtrArray *host = copy_argv(s->dlink->host);
@@ -2028,7 +2048,7 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 			if (ds->t->type == TGT_STATIC)
 				g_ptr_array_add(statics, ds->t);
 		}
-		char *dl = device_link(x, s, statics, err);
+		char *dl = device_link(x, s, objs, statics, err);
 		g_ptr_array_free(statics, TRUE);
 		if (!dl) {
 			g_ptr_array_free(order, TRUE);
@@ -2048,16 +2068,11 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 	}
 	render_words(c, t->ldflags);
 	g_string_append(c, " ${in} ${libs} -o ${out}" TMP);
-	GPtrArray *ulibs = g_ptr_array_new();
-	seen = g_hash_table_new(g_str_hash, g_str_equal);
-	collect_user_libs(t, ulibs, seen, FALSE);
-	g_hash_table_destroy(seen);
-	for (guint i = 0; i < ulibs->len; i++) {
-		char *f = lib_arg(x, g_ptr_array_index(ulibs, i));
+	for (guint i = 0; i < s->user_libs->len; i++) {
+		char *f = lib_arg(x, g_ptr_array_index(s->user_libs, i));
 		render_arg(c, f);
 		g_free(f);
 	}
-	g_ptr_array_free(ulibs, TRUE);
 	if (s->links_cuda && x->c->cudart != CUDART_NONE) {
 		char *L = g_strconcat("-L", x->cudart_dir, NULL);
 		render_arg(c, L);
@@ -2080,7 +2095,7 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 	e->target = t->name;
 	edge_out(e, s->output);
 	s->out_edge = e;
-	lib_file_deps(x, t, e);
+	lib_file_deps(x, s, e);
 	for (guint i = 0; i < objs->len; i++)
 		edge_in(e, g_ptr_array_index(objs, i));
 	g_ptr_array_free(objs, TRUE);
@@ -2244,6 +2259,7 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 	x.arch_outs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
 	x.objnames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	x.data_outs = g_hash_table_new(g_str_hash, g_str_equal);
+	x.toolkit_libs = g_hash_table_new(g_str_hash, g_str_equal);
 	x.cache = cache_dir(c->cache, c->srcdir);
 	x.cudart_dir = g_strconcat(tk->root, "/targets/",
 				   tk->target, "/lib", NULL);
@@ -2375,6 +2391,7 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 	g_hash_table_destroy(x.arch_outs);
 	g_hash_table_destroy(x.objnames);
 	g_hash_table_destroy(x.data_outs);
+	g_hash_table_destroy(x.toolkit_libs);
 	g_free(x.cudart_dir);
 	g_free(x.cache);
 	g_free(x.cugen_q);

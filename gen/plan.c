@@ -1243,9 +1243,6 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		}
 		/* (never --split-compile unasked: one nvcc per TU compiles
 		 * what plain nvcc does; --threads does not change the code) */
-		if (ch.split_compile > 1)
-			why(p, "--split-compile %d (profile split_compile); note: it changes the generated code",
-			    ch.split_compile);
 		if (ch.threads || ch.split_compile) {
 			graph_free(g);
 			graph_info_clear(info);
@@ -1253,9 +1250,9 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 			if (!g)
 				return NULL;
 		}
-	} else if (ch.split_compile > 1) {
-		why(p, "--split-compile %d (profile split_compile); note: it changes the generated code", ch.split_compile);
 	}
+	if (ch.split_compile > 1)
+		why(p, "--split-compile %d (profile split_compile); note: it changes the generated code", ch.split_compile);
 	if (c->reproducible)
 		why(p, "no --split-compile ([cuda] reproducible = yes): the code plain nvcc makes");
 
