@@ -417,14 +417,19 @@ static void add_libs(GPtrArray *libs, GPtrArray *out, GHashTable *seen)
  * statically (static and object targets) the same, since their objects
  * come along; of a shared library only its public libs, transitively
  * (its private ones are linked into it already). */
-static void collect_user_libs(Target *t, GPtrArray *out, GHashTable *seen, gboolean public_only)
+/* (each target walked once per public_only: visited holds the target's
+ * address with public_only in its low bit; a second walk adds nothing) */
+static void collect_user_libs(Target *t, GPtrArray *out, GHashTable *seen, GHashTable *visited,
+			      gboolean public_only)
 {
+	if (!g_hash_table_add(visited, (gpointer)((guintptr)t | (guintptr)(public_only != 0))))
+		return;
 	add_libs(t->libs, out, seen);
 	if (!public_only)
 		add_libs(t->private_libs, out, seen);
 	for (guint i = 0; i < t->deps->len; i++) {
 		Target *d = g_ptr_array_index(t->deps, i);
-		collect_user_libs(d, out, seen, public_only || d->type == TGT_SHARED);
+		collect_user_libs(d, out, seen, visited, public_only || d->type == TGT_SHARED);
 	}
 }
 
@@ -477,15 +482,27 @@ static void collect_defines(Target *t, GPtrArray *out, GHashTable *seen, GHashTa
 	}
 }
 
-static gboolean uses_cuda(Target *t)
+/* Whether t or what it depends on has a CUDA source (each target asked
+ * once: visited). */
+static gboolean uses_cuda_walk(Target *t, GHashTable *visited)
 {
+	if (!g_hash_table_add(visited, t))
+		return FALSE; /* asked before: no, or the walk has ended */
 	for (guint i = 0; i < t->sources->len; i++)
 		if (((Source *)g_ptr_array_index(t->sources, i))->lang == LANG_CUDA)
 			return TRUE;
 	for (guint i = 0; i < t->deps->len; i++)
-		if (uses_cuda(g_ptr_array_index(t->deps, i)))
+		if (uses_cuda_walk(g_ptr_array_index(t->deps, i), visited))
 			return TRUE;
 	return FALSE;
+}
+
+static gboolean uses_cuda(Target *t)
+{
+	GHashTable *visited = g_hash_table_new(NULL, NULL);
+	gboolean yes = uses_cuda_walk(t, visited);
+	g_hash_table_destroy(visited);
+	return yes;
 }
 
 /* Whether the toolkit has library NAME (lib<NAME>.so or .a in its
@@ -526,17 +543,28 @@ static gboolean uses_toolkit_libs(Ctx *x, Target *t)
 	return FALSE;
 }
 
-/* Whether own(t) holds for t or for a target it links statically. */
-static gboolean in_static_links(Target *t, gboolean (*own)(const Target *))
+/* Whether own(t) holds for t or for a target it links statically (each
+ * target asked once: visited). */
+static gboolean static_links_walk(Target *t, gboolean (*own)(const Target *), GHashTable *visited)
 {
+	if (!g_hash_table_add(visited, t))
+		return FALSE; /* asked before: it said no, or the walk has ended */
 	if (own(t))
 		return TRUE;
 	for (guint i = 0; i < t->deps->len; i++) {
 		Target *d = g_ptr_array_index(t->deps, i);
-		if (d->type != TGT_SHARED && in_static_links(d, own))
+		if (d->type != TGT_SHARED && static_links_walk(d, own, visited))
 			return TRUE;
 	}
 	return FALSE;
+}
+
+static gboolean in_static_links(Target *t, gboolean (*own)(const Target *))
+{
+	GHashTable *visited = g_hash_table_new(NULL, NULL);
+	gboolean yes = static_links_walk(t, own, visited);
+	g_hash_table_destroy(visited);
+	return yes;
 }
 
 /* t's own relocatable device code: a CUDA source in mode = rdc. */
@@ -644,7 +672,9 @@ static gboolean prepare_target(Ctx *x, Target *t, GError **err)
 	g_hash_table_destroy(visited);
 	s->user_libs = g_ptr_array_new();
 	seen = g_hash_table_new(g_str_hash, g_str_equal);
-	collect_user_libs(t, s->user_libs, seen, FALSE);
+	visited = g_hash_table_new(NULL, NULL);
+	collect_user_libs(t, s->user_libs, seen, visited, FALSE);
+	g_hash_table_destroy(visited);
 	g_hash_table_destroy(seen);
 	for (guint i = 0; i < t->sources->len; i++)
 		s->has_cuda |= ((Source *)g_ptr_array_index(t->sources, i))->lang == LANG_CUDA;
@@ -1713,11 +1743,18 @@ static void dlink_archives(Ctx *x, TState *s)
 }
 
 /* Libraries to link, dependents before their dependencies. */
-static void link_libs(Ctx *x, Target *t, GPtrArray *order, GHashTable *seen)
+/* (a depth-first walk, the dependencies taken last to first, records
+ * each library after all it depends on; the caller reverses that: each
+ * library then comes before what it uses, as a static link needs, and
+ * siblings keep the order deps lists them in) */
+static void link_libs(Ctx *x, Target *t, GPtrArray *order, GHashTable *seen, GHashTable *visited)
 {
-	for (guint i = 0; i < t->deps->len; i++) {
+	for (guint i = t->deps->len; i-- > 0;) {
 		Target *d = g_ptr_array_index(t->deps, i);
-		link_libs(x, d, order, seen);
+		/* a dependency walked before added all it reaches already */
+		if (!g_hash_table_add(visited, d))
+			continue;
+		link_libs(x, d, order, seen, visited);
 		if ((d->type == TGT_STATIC || d->type == TGT_SHARED) && !g_hash_table_contains(seen, d)) {
 			g_hash_table_add(seen, d);
 			g_ptr_array_add(order, d);
@@ -2039,7 +2076,14 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 	/* Libraries of the dependencies, in link order. */
 	GPtrArray *order = g_ptr_array_new();
 	seen = g_hash_table_new(NULL, NULL);
-	link_libs(x, t, order, seen);
+	GHashTable *walked = g_hash_table_new(NULL, NULL);
+	link_libs(x, t, order, seen, walked);
+	for (guint i = 0, j = order->len; j > i + 1; i++, j--) {
+		gpointer tmp = order->pdata[i];
+		order->pdata[i] = order->pdata[j - 1];
+		order->pdata[j - 1] = tmp;
+	}
+	g_hash_table_destroy(walked);
 	g_hash_table_destroy(seen);
 	if (needs_dlink(t)) {
 		GPtrArray *statics = g_ptr_array_new();
