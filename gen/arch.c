@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "spawn.h"
 #include "util.h"
 
 char *arch_id(const Arch *a)
@@ -144,8 +145,17 @@ GPtrArray *arch_query_native(GError **err)
 	int status = 0;
 	const char *argv[] = { "nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader", NULL };
 	GPtrArray *res = g_ptr_array_new_with_free_func(g_free);
-	if (g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
-			 NULL, NULL, &out, NULL, &status, NULL) && g_spawn_check_wait_status(status, NULL)) {
+	GError *e = NULL;
+	char *smi = g_find_program_in_path(argv[0]);
+	if (smi && !cg_spawn_bounded(NULL, argv, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, &out, NULL, &status, &e)) {
+		g_propagate_error(err, e);
+		g_free(smi);
+		g_ptr_array_free(res, TRUE);
+		return NULL;
+	}
+	gboolean ran = smi != NULL;
+	g_free(smi);
+	if (ran && g_spawn_check_wait_status(status, NULL)) {
 		char **lines = g_strsplit(out, "\n", -1);
 		for (char **l = lines; *l; l++) {
 			char *t = g_strstrip(*l);
@@ -166,8 +176,13 @@ GPtrArray *arch_query_native(GError **err)
 		/* what nvcc -arch=native asks; it prints e.g. "90 90" */
 		char *q = g_build_filename(ctx_root, "bin", "__nvcc_device_query", NULL);
 		const char *qargv[] = { q, NULL };
-		if (g_spawn_sync(NULL, (char **)qargv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
-				 &out, NULL, &status, NULL) && g_spawn_check_wait_status(status, NULL)) {
+		gboolean exists = g_file_test(q, G_FILE_TEST_IS_EXECUTABLE);
+		if (exists && !cg_spawn_bounded(NULL, qargv, G_SPAWN_STDERR_TO_DEV_NULL, &out, NULL, &status, err)) {
+			g_free(q);
+			g_ptr_array_free(res, TRUE);
+			return NULL;
+		}
+		if (exists && g_spawn_check_wait_status(status, NULL)) {
 			char **w = g_strsplit_set(out, " \t\n,", -1);
 			for (char **p = w; *p; p++)
 				if (g_ascii_isdigit(**p) && !g_ptr_array_find_with_equal_func(res, *p, g_str_equal, NULL))

@@ -25,6 +25,30 @@ static char *var_name(const char *prefix, const char *name)
 	return g_string_free(s, FALSE);
 }
 
+/* The one escape of this language: a file name in an automake variable
+ * (EXTRA_DIST, CUGEN_OBJ_*) is read by make and then by automake's dist
+ * rules in single-quoted shell lists, where no quoting survives both. So
+ * a name is written as it is when it holds only letters, digits, "._+-/"
+ * and non-ASCII bytes, and is refused otherwise. */
+static gboolean am_word(GString *o, const char *w, const Loc *loc, GError **err)
+{
+	for (const char *p = w; *p; p++)
+		if (!g_ascii_isalnum(*p) && !strchr("._+-/", *p) && !((unsigned char)*p & 0x80)) {
+			char *shown = g_strescape(w, NULL);
+			const char *why = "cannot be written in cugen.mk (automake's variables and make dist take "
+					  "only letters, digits and ._+-/ in file names): rename it, or use "
+					  "--backend ninja or make";
+			if (loc && loc->file)
+				cg_error_at(err, loc->file, loc->line, "'%s' %s", shown, why);
+			else
+				cg_error(err, "'%s' %s", shown, why);
+			g_free(shown);
+			return FALSE;
+		}
+	g_string_append(o, w);
+	return TRUE;
+}
+
 static gint cmp_str(gconstpointer a, gconstpointer b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -36,7 +60,8 @@ gboolean automake_write(Generated *gen, GError **err)
 	GString *vars = g_string_new(NULL), *rules = g_string_new(NULL), *targets = g_string_new(NULL);
 	GString *dist = g_string_new(NULL);
 	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	for (guint i = 0; i < c->targets->len; i++) {
+	gboolean ok = TRUE;
+	for (guint i = 0; ok && i < c->targets->len; i++) {
 		Target *t = g_ptr_array_index(c->targets, i);
 		char *out = target_output_name(t);
 		const char *kind = t->type == TGT_EXECUTABLE ? "CUGEN_PROG_" : t->type == TGT_OBJECT ? "CUGEN_OBJ_" : "CUGEN_LIB_";
@@ -49,8 +74,10 @@ gboolean automake_write(Generated *gen, GError **err)
 			for (guint k = 0; k < gen->g->edges->len; k++) {
 				Edge *e = g_ptr_array_index(gen->g->edges, k);
 				if (e->target && strcmp(e->target, t->name) == 0 &&
-				    (e->kind == EK_FATBIN || e->kind == EK_NVCC || e->kind == EK_CC || e->kind == EK_CXX))
-					g_string_append_printf(vars, " $(CUGEN_BUILDDIR)/%s", EDGE_AT(e->outs, 0));
+				    (e->kind == EK_FATBIN || e->kind == EK_NVCC || e->kind == EK_CC || e->kind == EK_CXX)) {
+					g_string_append(vars, " $(CUGEN_BUILDDIR)/");
+					ok = ok && am_word(vars, EDGE_AT(e->outs, 0), &t->loc, err);
+				}
 			}
 			g_string_append_c(vars, '\n');
 		}
@@ -81,14 +108,15 @@ gboolean automake_write(Generated *gen, GError **err)
 			Source *s = g_ptr_array_index(t->sources, k);
 			if (!g_hash_table_contains(seen, s->rel)) {
 				g_hash_table_add(seen, g_strdup(s->rel));
-				g_string_append_printf(dist, " %s", s->rel);
+				g_string_append_c(dist, ' ');
+				ok = ok && am_word(dist, s->rel, &s->loc, err);
 			}
 		}
 		g_free(v);
 		g_free(out);
 	}
 	/* headers in the include directories ship too */
-	for (guint i = 0; i < c->targets->len; i++) {
+	for (guint i = 0; ok && i < c->targets->len; i++) {
 		Target *t = g_ptr_array_index(c->targets, i);
 		for (guint k = 0; k < t->include->len; k++) {
 			char *rel = cg_relpath(g_ptr_array_index(t->include, k), c->srcdir);
@@ -106,7 +134,8 @@ gboolean automake_write(Generated *gen, GError **err)
 							       : g_build_filename(rel, g_ptr_array_index(names, j), NULL);
 				if (!g_hash_table_contains(seen, p)) {
 					g_hash_table_add(seen, p);
-					g_string_append_printf(dist, " %s", p);
+					g_string_append_c(dist, ' ');
+					ok = ok && am_word(dist, p, NULL, err);
 				} else {
 					g_free(p);
 				}
@@ -120,14 +149,16 @@ gboolean automake_write(Generated *gen, GError **err)
 	const char *tv[] = { "PROJECT", c->name, "VERSION", CUGEN_VERSION, "TARGET_VARS", vars->str,
 			     "DIST", dist->str, "TARGETS", targets->str + (targets->len ? 1 : 0),
 			     "OUTPUT_RULES", rules->str, NULL };
-	char *text = template_expand("cugen.mk.in", tv);
-	Stage *st = stage_new();
-	char *p = g_build_filename(c->srcdir, "cugen.mk", NULL);
-	stage_add(st, p, g_string_new(text));
-	gboolean ok = stage_commit(st, err);
-	stage_free(st);
-	g_free(p);
-	g_free(text);
+	if (ok) {
+		char *text = template_expand("cugen.mk.in", tv);
+		Stage *st = stage_new();
+		char *p = g_build_filename(c->srcdir, "cugen.mk", NULL);
+		stage_add(st, p, g_string_new(text));
+		ok = stage_commit(st, err);
+		stage_free(st);
+		g_free(p);
+		g_free(text);
+	}
 	g_hash_table_destroy(seen);
 	g_string_free(vars, TRUE);
 	g_string_free(rules, TRUE);

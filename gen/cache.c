@@ -30,6 +30,8 @@
 
 #include "commands.h"
 #include "depfile.h"
+#include "runner.h"
+#include "safepath.h"
 #include "util.h"
 
 #define DEFAULT_LIMIT (5ULL << 30)
@@ -44,18 +46,73 @@ char *cache_dir(const char *configured, const char *srcdir)
 
 static guint64 limit_bytes(void)
 {
+	guint64 b = 0;
 	const char *l = g_getenv("CUGEN_CACHE_SIZE");
-	if (!l || !*l)
-		return DEFAULT_LIMIT;
-	char *end = NULL;
-	double v = g_ascii_strtod(l, &end);
-	double m = 1;
-	switch (end ? *end : 0) {
-	case 'k': case 'K': m = 1024.0; break;
-	case 'm': case 'M': m = 1048576.0; break;
-	case 'g': case 'G': m = 1073741824.0; break;
+	/* setup refused a bad value (cache_check); here it is the default */
+	return l && *l && runner_parse_size(l, &b) ? b : DEFAULT_LIMIT;
+}
+
+/* The tag of https://bford.info/cachedir/: backup tools skip the
+ * directory, and it marks a directory as a cache cugen may clear. */
+#define TAG_NAME "CACHEDIR.TAG"
+#define TAG_TEXT "Signature: 8a477f597d28d172789f06886806bc55\n" \
+		 "# This file is a cache directory tag created by cugen.\n" \
+		 "# For information about cache directory tags, see https://bford.info/cachedir/\n"
+
+static gboolean has_tag(const char *dir)
+{
+	char *p = g_build_filename(dir, TAG_NAME, NULL);
+	char *t = cg_read_regular(p, 4096, TRUE, NULL, NULL);
+	gboolean ok = t && g_str_has_prefix(t, "Signature: 8a477f597d28d172789f06886806bc55");
+	g_free(t);
+	g_free(p);
+	return ok;
+}
+
+static gboolean is_empty_dir(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	gboolean empty = d && !g_dir_read_name(d);
+	if (d)
+		g_dir_close(d);
+	return empty;
+}
+
+/* Whether dir is a cugen cache (its tag); when create, a missing or
+ * empty directory becomes one. Nothing else is ever written into. */
+static gboolean cache_root(const char *dir, gboolean create)
+{
+	if (has_tag(dir))
+		return TRUE;
+	if (!create)
+		return FALSE;
+	struct stat sb;
+	if (stat(dir, &sb) == 0 && (!S_ISDIR(sb.st_mode) || !is_empty_dir(dir)))
+		return FALSE;
+	return cg_write_beneath(dir, TAG_NAME, TAG_TEXT, strlen(TAG_TEXT), NULL);
+}
+
+gboolean cache_check(const char *dir, const char *what, const char *shown, GError **err)
+{
+	const char *size = g_getenv("CUGEN_CACHE_SIZE");
+	guint64 b = 0;
+	if (size && *size && !runner_parse_size(size, &b)) {
+		cg_error(err, "CUGEN_CACHE_SIZE='%s' is not a size (e.g. 5G, 500M)", size);
+		return FALSE;
 	}
-	return v > 0 ? (guint64)(v * m) : DEFAULT_LIMIT;
+	if (!dir)
+		return TRUE;
+	struct stat sb;
+	if (stat(dir, &sb) != 0)
+		return TRUE; /* made by the first store */
+	if (!S_ISDIR(sb.st_mode))
+		cg_error(err, "%s '%s' is not a directory", what, shown);
+	else if (!has_tag(dir) && !is_empty_dir(dir))
+		cg_error(err, "%s '%s' is not a cugen cache (it has files but no " TAG_NAME "): "
+			      "name an empty or new directory", what, shown);
+	else
+		return TRUE;
+	return FALSE;
 }
 
 /* DIR/stats under DIR/lock, "NAME VALUE" lines: hits and misses of the
@@ -86,7 +143,7 @@ static int lock_dir(const char *dir)
 {
 	g_mkdir_with_parents(dir, 0777);
 	char *p = g_build_filename(dir, "lock", NULL);
-	int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	g_free(p);
 	if (fd >= 0)
 		flock(fd, LOCK_EX);
@@ -201,6 +258,13 @@ static gboolean hash_request(GChecksum *c, const Request *r, GError **err)
 	return TRUE;
 }
 
+/* A directory itself, not a link to one. */
+static gboolean real_dir(const char *p)
+{
+	struct stat sb;
+	return lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
 /* DIR/xx/NAME, xx the name's first two characters. */
 static char *entry_at(const char *dir, const char *name)
 {
@@ -221,6 +285,12 @@ static char *entry_path(const Request *r, GError **err)
 	char *p = entry_at(r->dir, g_checksum_get_string(c));
 	g_checksum_free(c);
 	return p;
+}
+
+char *cache_entry_of(const char *dir, char **files, int nfiles, char **keys, int nkeys)
+{
+	Request r = { dir, files, keys, NULL, nfiles, nkeys, 0 };
+	return entry_path(&r, NULL);
 }
 
 /* Copy to dst through a temporary name and a rename. */
@@ -245,7 +315,8 @@ static gboolean restore_outputs(const char *entry, char **lines, int nouts, char
 		g_free(want);
 		if (good) {
 			char *p = g_build_filename(entry, f[0], NULL);
-			good = g_file_get_contents(p, &datas[i], &lens[i], NULL);
+			datas[i] = cg_read_regular(p, CG_READ_MAX, TRUE, &lens[i], NULL);
+			good = datas[i] != NULL;
 			g_free(p);
 		}
 		if (good) {
@@ -266,9 +337,15 @@ static gboolean restore_outputs(const char *entry, char **lines, int nouts, char
 
 static void damaged(const char *entry)
 {
-	/* damaged (or half-written by hand): never used again */
-	fprintf(stderr, "cugen: cache: entry %s is damaged: removed, compiling\n", entry);
-	cg_rm_tree(entry);
+	/* damaged (or half-written by hand): never used again. Its xx/
+	 * directory must be a real one; a link in its place is removed as
+	 * a link (cg_rm_tree follows none). */
+	char *parent = g_path_get_dirname(entry);
+	gboolean inside = real_dir(parent);
+	g_free(parent);
+	fprintf(stderr, "cugen: cache: entry %s is damaged: %s, compiling\n", entry, inside ? "removed" : "ignored");
+	if (inside)
+		cg_rm_tree(entry);
 }
 
 /* cugen cache get DIR FILES... -- KEYS... -- OUTS...: 0, and the outputs
@@ -285,7 +362,13 @@ static int cache_get(Request *rq)
 	char *mf = g_build_filename(entry, "manifest", NULL);
 	char *text = NULL;
 	int rc = 1;
-	if (g_file_get_contents(mf, &text, NULL, NULL)) {
+	if (!cache_root(rq->dir, TRUE)) {
+		/* not a cache: a miss, and nothing is written there */
+		g_free(mf);
+		g_free(entry);
+		return 1;
+	}
+	if ((text = cg_read_regular(mf, 1 << 24, TRUE, NULL, NULL))) {
 		char **lines = g_strsplit(g_strstrip(text), "\n", -1);
 		if (g_strv_length(lines) == (guint)rq->nouts && restore_outputs(entry, lines, rq->nouts, rq->outs)) {
 			utime(entry, NULL); /* recently used */
@@ -322,7 +405,7 @@ static guint64 dir_size(const char *path)
 	while (d && (f = g_dir_read_name(d))) {
 		char *p = g_build_filename(path, f, NULL);
 		struct stat sb;
-		if (stat(p, &sb) == 0)
+		if (lstat(p, &sb) == 0)
 			n += (guint64)sb.st_size;
 		g_free(p);
 	}
@@ -338,16 +421,19 @@ static GArray *entries(const char *dir)
 	GDir *d = g_dir_open(dir, 0, NULL);
 	const char *sub;
 	while (d && (sub = g_dir_read_name(d))) {
-		if (strlen(sub) != 2)
+		if (strlen(sub) != 2 || !g_ascii_isxdigit(sub[0]) || !g_ascii_isxdigit(sub[1]))
 			continue;
 		char *sp = g_build_filename(dir, sub, NULL);
-		GDir *d2 = g_dir_open(sp, 0, NULL);
+		GDir *d2 = real_dir(sp) ? g_dir_open(sp, 0, NULL) : NULL;
 		const char *e;
 		while (d2 && (e = g_dir_read_name(d2))) {
 			Entry x = { g_build_filename(sp, e, NULL), 0, 0 };
 			struct stat sb;
-			if (stat(x.path, &sb) == 0)
-				x.mtime = sb.st_mtime;
+			if (lstat(x.path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+				g_free(x.path); /* not an entry: left alone */
+				continue;
+			}
+			x.mtime = sb.st_mtime;
 			x.size = dir_size(x.path);
 			g_array_append_val(v, x);
 		}
@@ -456,9 +542,9 @@ static int cache_put(Request *rq)
 		g_error_free(err);
 		return 1;
 	}
-	if (g_file_test(entry, G_FILE_TEST_IS_DIR)) {
+	if (!cache_root(rq->dir, TRUE) || g_file_test(entry, G_FILE_TEST_IS_DIR)) {
 		g_free(entry);
-		return 0; /* a concurrent build stored it */
+		return 0; /* not a cache, or a concurrent build stored it */
 	}
 	guint64 bytes = store_entry(rq->dir, entry, rq->outs, rq->nouts, NULL);
 	count(rq->dir, -1, bytes);
@@ -536,9 +622,9 @@ static const char *file_hash(GHashTable *memo, const char *path)
 	if (g_hash_table_lookup_extended(memo, path, NULL, &v))
 		return v;
 	gsize len = 0;
-	char *data = NULL;
 	char *h = NULL;
-	if (g_file_get_contents(path, &data, &len, NULL))
+	char *data = cg_read_regular(path, CG_READ_MAX, FALSE, &len, NULL);
+	if (data)
 		h = cg_hash_hex(data, len);
 	g_free(data);
 	g_hash_table_insert(memo, g_strdup(path), h);
@@ -550,10 +636,12 @@ static const char *file_hash(GHashTable *memo, const char *path)
 static int direct_get(const char *kind, Request *rq)
 {
 	gboolean dev = strcmp(kind, "dev") == 0;
+	if (!cache_root(rq->dir, TRUE))
+		return 1; /* not a cache: a miss, nothing written there */
 	char *stamp = g_strconcat(rq->outs[0], ".direct", NULL);
 	/* the stamp first: its time is earlier than anything hashed below */
 	unlink(stamp);
-	int fd = open(stamp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(stamp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	struct stat sb;
 	gboolean stamped = fd >= 0 && fstat(fd, &sb) == 0;
 	char *key = direct_key(kind, rq);
@@ -574,8 +662,8 @@ static int direct_get(const char *kind, Request *rq)
 		for (guint c = 0; rc != 0 && c < cands->len; c++) {
 			const char *entry = g_ptr_array_index(cands, c);
 			char *mf = g_build_filename(entry, "manifest", NULL);
-			char *text = NULL;
-			if (g_file_get_contents(mf, &text, NULL, NULL)) {
+			char *text = cg_read_regular(mf, 1 << 24, TRUE, NULL, NULL);
+			if (text) {
 				char **lines = g_strsplit(g_strstrip(text), "\n", -1);
 				gboolean intact = g_strv_length(lines) >= (guint)rq->nouts;
 				gboolean match = intact;
@@ -684,6 +772,8 @@ static char *header_lines(const char *depfile, gint64 sec, glong nsec)
 
 static int direct_put(const char *kind, Request *rq)
 {
+	if (!cache_root(rq->dir, TRUE))
+		return 0;
 	char *stamp = g_strconcat(rq->outs[0], ".direct", NULL);
 	char *text = NULL;
 	gboolean have = g_file_get_contents(stamp, &text, NULL, NULL);
@@ -760,6 +850,9 @@ int cmd_cache(int argc, char **argv)
 		char *d = dir ? g_strdup(dir) : cache_dir(NULL, ".");
 		if (!d) {
 			cg_usage_error(&err, "no cache directory: give --dir DIR or set CUGEN_CACHE_DIR");
+		} else if (!has_tag(d)) {
+			cg_error(&err, "'%s' is not a cugen cache (no " TAG_NAME "): nothing %s", d,
+				 clear ? "removed" : "to show");
 		} else if (clear) {
 			int fd = lock_dir(d);
 			GArray *v = entries(d);

@@ -16,5 +16,12 @@
 /* The cache directory: [toolchain] cache, else $CUGEN_CACHE_DIR, else
  * NULL (off). Relative paths are relative to the project. */
 char *cache_dir(const char *configured, const char *srcdir);
+/* At setup: the cache directory dir (NULL: none) is absent, an empty
+ * directory or a cugen cache (its CACHEDIR.TAG), and CUGEN_CACHE_SIZE is
+ * a size; what names the setting in the message, shown its value. */
+gboolean cache_check(const char *dir, const char *what, const char *shown, GError **err);
+/* The entry directory `cugen cache get DIR FILES... -- KEYS... -- ...`
+ * looks up (for tests and the fuzz target); NULL when a file is missing. */
+char *cache_entry_of(const char *dir, char **files, int nfiles, char **keys, int nkeys);
 
 #endif

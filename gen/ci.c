@@ -65,6 +65,15 @@ int cmd_ci(int argc, char **argv)
 		}
 		goto out;
 	}
+	/* the one escape for YAML here: an image reference is written as a
+	 * plain scalar, so it may hold only what image references hold */
+	if (image && (!*image || image[strspn(image, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+						   "0123456789._/:@-")] || *image == '-')) {
+		char *shown = g_strescape(image, NULL);
+		cg_usage_error(&err, "--image '%s' is not a container image reference (letters, digits and ._/:@-)", shown);
+		g_free(shown);
+		goto out;
+	}
 	if (nshards < 1) {
 		cg_usage_error(&err, "--shards must be at least 1");
 		goto out;

@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "safepath.h"
 #include "setup.h"
 #include "shard.h"
+#include "statefile.h"
 #include "util.h"
 
 typedef struct {
@@ -37,13 +39,17 @@ static gboolean load_shard(const char *dir, GPtrArray *shards, GError **err)
 	char *p = g_build_filename(s->dir, "manifest.ini", NULL);
 	s->m = g_key_file_new();
 	GError *e = NULL;
-	gboolean ok = g_key_file_load_from_file(s->m, p, G_KEY_FILE_NONE, &e);
-	if (!ok) {
-		cg_error(err, "shard '%s': no readable manifest.ini (%s); build the shard with 'ninja shard'",
-			 dir, e->message);
-		g_error_free(e);
-	}
+	gsize len = 0;
+	char *text = cg_read_regular(p, (gsize)256 << 20, FALSE, &len, &e);
 	g_free(p);
+	if (!text) {
+		cg_error(err, "shard '%s': no readable manifest.ini (%s); build the shard with 'ninja shard'", dir,
+			 e->message + 7);
+		g_error_free(e);
+		return FALSE;
+	}
+	gboolean ok = shard_manifest_load(s->m, text, len, dir, err);
+	g_free(text);
 	return ok;
 }
 
@@ -124,14 +130,30 @@ static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, Rule *
 		g_strfreev(hashes);
 		return FALSE;
 	}
+	/* exactly the files this build's edge makes, nothing else */
+	char **want = shard_image_files(e);
+	char *want_stub = shard_image_stub(e);
+	char *stub = g_key_file_get_string(s->m, image, "stub", NULL);
+	gboolean same = g_strv_equal((const char *const *)want, (const char *const *)files) &&
+			(!stub || strcmp(stub, want_stub) == 0);
+	g_strfreev(want);
+	g_free(want_stub);
+	if (!same) {
+		cg_error(err, "shard '%s': the manifest entry of '%s' (%s) names other files than this build's "
+			      "edge makes: refused", s->dir, image, e->arch);
+		g_free(stub);
+		g_strfreev(files);
+		g_strfreev(hashes);
+		return FALSE;
+	}
 	GString *args = g_string_new(NULL);
 	GPtrArray *srcs = g_ptr_array_new_with_free_func(g_free);
 	for (gsize i = 0; i < nf; i++) {
 		char *src = g_build_filename(s->dir, "images", files[i], NULL);
 		/* a missing or damaged image is refused now, not half-way */
 		gsize len = 0;
-		char *data = NULL;
-		char *sum = g_file_get_contents(src, &data, &len, NULL) ? cg_hash_hex(data, len) : NULL;
+		char *data = cg_read_regular(src, CG_READ_MAX, TRUE, &len, NULL);
+		char *sum = data ? cg_hash_hex(data, len) : NULL;
 		g_free(data);
 		gboolean good = sum && strcmp(sum, hashes[i]) == 0;
 		if (!good)
@@ -140,6 +162,7 @@ static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, Rule *
 		g_free(sum);
 		if (!good) {
 			g_free(src);
+			g_free(stub);
 			g_ptr_array_free(srcs, TRUE);
 			g_string_free(args, TRUE);
 			g_strfreev(files);
@@ -151,12 +174,11 @@ static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, Rule *
 		cg_sh_append(args, hashes[i]);
 		g_ptr_array_add(srcs, src);
 	}
-	char *stub = g_key_file_get_string(s->m, image, "stub", NULL);
 	if (stub) {
 		char *src = g_build_filename(s->dir, "images", stub, NULL);
 		gsize len = 0;
-		char *data = NULL;
-		if (g_file_get_contents(src, &data, &len, NULL)) {
+		char *data = cg_read_regular(src, CG_READ_MAX, TRUE, &len, NULL);
+		if (data) {
 			char *sum = cg_hash_hex(data, len);
 			cg_sh_append(args, src);
 			cg_sh_append(args, stub);
@@ -226,7 +248,7 @@ int cmd_combine(int argc, char **argv)
 	}
 	char *babs = cg_abspath(builddir);
 	char *ap = g_build_filename(babs, ".cugen", "args.ini", NULL);
-	if (!g_key_file_load_from_file(args, ap, G_KEY_FILE_NONE, NULL)) {
+	if (!state_load_keyfile(args, ap, "args")) {
 		cg_error(&err, "'%s' was not set up by cugen setup (no .cugen/args.ini)", builddir);
 		g_free(ap);
 		g_free(babs);

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "runner.h"
 #include "cudaflags.h"
 #include "util.h"
@@ -55,6 +56,7 @@ typedef struct {
 	char *value;
 	Loc loc;
 	GArray *lines; /* ValueLine: its continuation lines, or NULL */
+	gsize len, cap; /* value's length and allocation while lines join */
 } Entry;
 
 typedef struct {
@@ -74,6 +76,7 @@ typedef struct {
 	GPtrArray *sections;    /* Section* */
 	GError *error;          /* first error */
 	GPtrArray *lines;       /* char*: the raw lines (for inih's errors) */
+	GHashTable *seen;       /* "KIND NAME" -> its Section (duplicates) */
 } Reader;
 
 static void entry_free(gpointer p)
@@ -195,13 +198,14 @@ static void section_line(Reader *r, const char *text)
 	}
 	if (ok) {
 		/* Duplicate sections are mistakes. */
-		for (guint i = 0; i < r->sections->len; i++) {
-			Section *o = g_ptr_array_index(r->sections, i);
-			if (o->kind == s->kind && g_strcmp0(o->name, s->name) == 0) {
-				reader_fail(r, r->line, "duplicate section [%s] (first at line %d)", inner, o->loc.line);
-				ok = FALSE;
-				break;
-			}
+		char *key = g_strdup_printf("%d %s", s->kind, s->name ? s->name : "");
+		Section *o = g_hash_table_lookup(r->seen, key);
+		if (o) {
+			reader_fail(r, r->line, "duplicate section [%s] (first at line %d)", inner, o->loc.line);
+			ok = FALSE;
+			g_free(key);
+		} else {
+			g_hash_table_insert(r->seen, key, s);
 		}
 	}
 	if (ok)
@@ -317,13 +321,21 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 			if (key)
 				return 1;
 		}
-		ValueLine l = { strlen(e->value) + 1, r->line };
+		/* joined in place, the allocation doubling: linear in lines */
+		if (!e->cap)
+			e->len = strlen(e->value), e->cap = e->len + 1;
+		gsize add = strlen(value);
+		ValueLine l = { e->len + 1, r->line };
 		if (!e->lines)
 			e->lines = g_array_new(FALSE, FALSE, sizeof(ValueLine));
 		g_array_append_val(e->lines, l);
-		char *v = g_strconcat(e->value, " ", value, NULL);
-		g_free(e->value);
-		e->value = v;
+		if (e->len + add + 2 > e->cap) {
+			e->cap = MAX(e->cap * 2, e->len + add + 2);
+			e->value = g_realloc(e->value, e->cap);
+		}
+		e->value[e->len] = ' ';
+		memcpy(e->value + e->len + 1, value, add + 1);
+		e->len += add + 1;
 		return 1;
 	}
 	if (!*name) {
@@ -414,6 +426,9 @@ static GPtrArray *read_ini(const char *path, const char *shown, GError **err)
 		g_string_append_len(buf, chunk, n);
 	}
 	close(fd);
+	/* a UTF-8 byte-order mark (editors on Windows write one) is no text */
+	if (buf->len >= 3 && memcmp(buf->str, "\xef\xbb\xbf", 3) == 0)
+		g_string_erase(buf, 0, 3);
 	gsize len = buf->len;
 	char *data = g_string_free(buf, FALSE);
 	Reader r = { 0 };
@@ -422,6 +437,7 @@ static GPtrArray *read_ini(const char *path, const char *shown, GError **err)
 	r.len = len;
 	r.sections = g_ptr_array_new_with_free_func(section_free);
 	r.lines = g_ptr_array_new_with_free_func(g_free);
+	r.seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 
 	/* Bytes that are not UTF-8: name the line. */
 	const char *bad = NULL;
@@ -445,10 +461,12 @@ static GPtrArray *read_ini(const char *path, const char *shown, GError **err)
 		goto fail;
 	}
 	g_ptr_array_free(r.lines, TRUE);
+	g_hash_table_destroy(r.seen);
 	g_free(data);
 	return r.sections;
 fail:
 	g_ptr_array_free(r.lines, TRUE);
+	g_hash_table_destroy(r.seen);
 	g_ptr_array_free(r.sections, TRUE);
 	g_free(data);
 	return NULL;
@@ -623,11 +641,17 @@ Loc config_word_loc(Loc loc, const GArray *lines, const char *value, const char 
 		}
 	if (!at)
 		return loc;
-	for (guint i = 0; i < lines->len; i++) {
-		const ValueLine *l = &g_array_index(lines, ValueLine, i);
-		if (l->off <= (gsize)(at - value))
-			loc.line = l->line;
+	/* the last line starting at or before the word (offsets ascend) */
+	guint lo = 0, hi = lines->len;
+	while (lo < hi) {
+		guint mid = lo + (hi - lo) / 2;
+		if (g_array_index(lines, ValueLine, mid).off <= (gsize)(at - value))
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	if (lo)
+		loc.line = g_array_index(lines, ValueLine, lo - 1).line;
 	return loc;
 }
 
@@ -949,28 +973,56 @@ static void source_free(gpointer p)
 	Source *s = p;
 	g_free(s->rel);
 	g_free(s->abs);
+	g_free(s->real);
 	g_free(s);
 }
 
-/* The regular files a glob pattern (an absolute path) matches, sorted
- * and normalised, appended to files; its directory is watched: the graph
- * regenerates when a file appears there. */
-static void glob_files(Config *c, const char *pattern, GPtrArray *files)
+/* The regular files glob w (relative to the project directory, whose
+ * own name is taken literally) matches, sorted and normalised, appended
+ * to files; its directory is watched: the graph regenerates when a file
+ * appears there. Wildcards are taken in the last component only (the
+ * watched directory must be one directory). */
+static gboolean glob_files(Config *c, Entry *e, const char *w, GPtrArray *files, GError **err)
 {
+	char *wdir = g_path_get_dirname(w);
+	gboolean deep = has_glob_chars(wdir) || strstr(w, "**");
+	g_free(wdir);
+	if (deep) {
+		word_error(err, e, w, FALSE, "glob '%s': wildcards are taken in the file name only, not in "
+			   "directories nor as '**' (write one glob per directory, e.g. 'src/a/*.cu src/b/*.cu')", w);
+		return FALSE;
+	}
+	GString *pat = g_string_new(NULL);
+	for (const char *p = c->srcdir; *p; p++) {
+		if (strchr("*?[]\\", *p))
+			g_string_append_c(pat, '\\');
+		g_string_append_c(pat, *p);
+	}
+	g_string_append_c(pat, '/');
+	g_string_append(pat, w);
 	glob_t g;
-	if (glob(pattern, GLOB_NOSORT, NULL, &g) == 0) {
+	if (glob(pat->str, GLOB_NOSORT, NULL, &g) == 0) {
 		for (size_t k = 0; k < g.gl_pathc; k++)
 			if (path_is_file(g.gl_pathv[k]))
 				g_ptr_array_add(files, cg_path_norm(g.gl_pathv[k]));
 		globfree(&g);
 	}
+	g_string_free(pat, TRUE);
 	g_ptr_array_sort(files, cmp_strp);
-	char *dir = g_path_get_dirname(pattern);
+	char *abs = cg_path_join(c->srcdir, w);
+	char *dir = g_path_get_dirname(abs);
+	g_free(abs);
 	if (!g_ptr_array_find_with_equal_func(c->glob_dirs, dir, g_str_equal, NULL))
 		g_ptr_array_add(c->glob_dirs, dir);
 	else
 		g_free(dir);
+	return TRUE;
 }
+
+/* Characters no source path may hold, whatever the backend: see
+ * read_sources (measured with ninja 1.11 and gcc 12: tests/integration/
+ * hostile_names.sh). */
+#define UNTRACKABLE "|&^;'\"*?<>`"
 
 /* sources = ...: globs expanded (sorted), each file checked. */
 static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GError **err)
@@ -998,8 +1050,9 @@ static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, 
 		char *abs = cg_path_join(c->srcdir, w);
 		GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
 		if (has_glob_chars(w)) {
-			glob_files(c, abs, files);
-			if (files->len == 0) {
+			if (!glob_files(c, e, w, files, err)) {
+				ok = FALSE;
+			} else if (files->len == 0) {
 				word_error(err, e, w, FALSE, "glob '%s' matches no file", w);
 				ok = FALSE;
 			}
@@ -1007,7 +1060,8 @@ static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, 
 				if (strpbrk(g_ptr_array_index(files, k), "\n\r")) {
 					word_error(err, e, w, FALSE, "glob '%s' matches a file whose name contains a newline", w);
 					ok = FALSE;
-				} else if (first_control(g_ptr_array_index(files, k))) {
+				} else if (first_control(g_ptr_array_index(files, k)) ||
+					   strchr(g_ptr_array_index(files, k), '\t')) {
 					word_error(err, e, w, FALSE, "glob '%s' matches a file whose name contains a control character", w);
 					ok = FALSE;
 				}
@@ -1028,11 +1082,27 @@ static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, 
 			const char *f = g_ptr_array_index(files, k);
 			Lang lang;
 			char *rel = cg_relpath(f, c->srcdir);
+			const char *odd = strpbrk(f, UNTRACKABLE "\t");
+			if (odd) {
+				/* ninja's build lines and make's rules have no way to say
+				 * '|'; the others gcc writes into dependency files as they
+				 * are, where ninja cannot read them back (it would rebuild
+				 * the file on every run) */
+				word_error(err, e, w, FALSE, "source '%s': a path with '%s' cannot be %s: rename it", rel,
+					   *odd == '\t' ? "\\t" : (char[]){ *odd, 0 }, *odd == '|' ? "written in build.ninja nor a Makefile"
+							     : "tracked (gcc's dependency files cannot say it to ninja)");
+				g_free(rel);
+				ok = FALSE;
+				break;
+			}
+			char *real = realpath(f, NULL);
+			if (real && strcmp(real, f) == 0)
+				g_clear_pointer(&real, free);
 			if (!lang_of(f, &lang)) {
 				word_error(err, e, w, FALSE, "'%s' is not a source file (expected .cu, .c, .cpp, .cc, .cxx)", rel);
 				ok = FALSE;
-			} else if (g_hash_table_contains(owner, f)) {
-				Target *o = g_hash_table_lookup(owner, f);
+			} else if (g_hash_table_contains(owner, f) || (real && g_hash_table_contains(owner, real))) {
+				Target *o = g_hash_table_lookup(owner, g_hash_table_contains(owner, f) ? f : real);
 				if (o == t)
 					word_error(err, e, w, TRUE, "source '%s' is listed twice in target '%s'", rel, t->name);
 				else
@@ -1047,7 +1117,12 @@ static gboolean read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, 
 				s->loc = config_word_loc(e->loc, e->lines, e->value, w, FALSE);
 				g_ptr_array_add(t->sources, s);
 				g_hash_table_insert(owner, s->abs, t);
+				if (real) { /* the same file by another path is the same source */
+					s->real = g_steal_pointer(&real);
+					g_hash_table_insert(owner, s->real, t);
+				}
 			}
+			g_free(real);
 			g_free(rel);
 		}
 		g_ptr_array_free(files, TRUE);
@@ -1090,8 +1165,13 @@ static char *join_flags(const char *a, const char *b)
 	return g_strconcat(a, " ", b, NULL);
 }
 
+/* Every name cugen or ninja or make uses in BUILDDIR (files, directories
+ * and phony targets; also arch-* and any name starting with '.', such
+ * as .ninja_log, .ninja_deps and .cugen): a target of one of these names
+ * would be written over them. */
 static const char *const reserved_targets[] = {
-	"all", "clean", "build.ninja", "obj", "help", "install", NULL
+	"all", "clean", "help", "install", "uninstall", "check", "test", "dist", "shard", "report",
+	"build.ninja", "Makefile", "obj", "compile_commands.json", "cugen.mk", NULL
 };
 
 /* A list of include directories (absolute, each checked) */
@@ -1179,8 +1259,9 @@ static gboolean read_data(Config *c, Target *t, Section *s, GError **err)
 		char *abs = cg_path_join(c->srcdir, w);
 		GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
 		if (has_glob_chars(w)) {
-			glob_files(c, abs, files);
-			if (!files->len) {
+			if (!glob_files(c, e, w, files, err)) {
+				ok = FALSE;
+			} else if (!files->len) {
 				word_error(err, e, w, FALSE, "data glob '%s' matches no file", w);
 				ok = FALSE;
 			}
@@ -1240,8 +1321,12 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	g_ptr_array_add(c->targets, t);
 	g_hash_table_insert(c->by_name, t->name, t);
 
-	if (in_list(t->name, reserved_targets) || g_str_has_prefix(t->name, "arch-")) {
-		cg_error_at(err, s->loc.file, s->loc.line, "target name '%s' is reserved", t->name);
+	if (in_list(t->name, reserved_targets) || g_str_has_prefix(t->name, "arch-") || t->name[0] == '.') {
+		char *names = g_strjoinv(", ", (char **)reserved_targets);
+		cg_error_at(err, s->loc.file, s->loc.line,
+			    "target name '%s' is reserved (cugen and ninja use %s, arch-* and names starting "
+			    "with '.' in the build directory)", t->name, names);
+		g_free(names);
 		return FALSE;
 	}
 	int v;
@@ -1733,7 +1818,31 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 	c->objcopy_loc = entry_loc(tc, "objcopy");
 	c->launcher_loc = entry_loc(tc, "launcher");
 	c->target_loc = entry_loc(tc, "target");
+	/* a program named by nothing would run its first argument */
+	const char *const programs[] = { "cc", "cxx", "ar", "objcopy" };
+	for (gsize i = 0; i < G_N_ELEMENTS(programs); i++) {
+		Entry *pe = find_entry(tc, programs[i]);
+		if (pe && pe->value[strspn(pe->value, " \t")] == 0) {
+			entry_error(err, pe, "%s is empty: name a program (or remove the line for the default)", programs[i]);
+			return FALSE;
+		}
+	}
 	c->cache = get_str(tc, "cache", "");
+	Entry *cae = find_entry(tc, "cache");
+	GError *cerr = NULL;
+	char *cdir = cache_dir(c->cache, c->srcdir);
+	const gboolean from_ini = cae && *c->cache;
+	if (!cache_check(cdir, from_ini ? "cache" : "CUGEN_CACHE_DIR", from_ini ? c->cache : g_getenv("CUGEN_CACHE_DIR"),
+			 &cerr)) {
+		if (from_ini)
+			entry_error(err, cae, "%s", cerr->message + 7);
+		else
+			g_propagate_error(err, g_error_copy(cerr));
+		g_error_free(cerr);
+		g_free(cdir);
+		return FALSE;
+	}
+	g_free(cdir);
 	c->target_triple = get_str(tc, "target", "");
 	if (!check_words(tc, "cflags", err) || !check_words(tc, "cxxflags", err) ||
 	    !check_words(tc, "ldflags", err) || !check_words(tc, "launcher", err))

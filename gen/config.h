@@ -28,6 +28,7 @@ typedef struct {
 	char *abs;  /* absolute path */
 	Lang lang;
 	Loc loc;    /* the `sources` line that named it */
+	char *real; /* its real path, when a symbolic link led to it */
 } Source;
 
 /* Where each continuation line of a value (an indented line that goes

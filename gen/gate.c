@@ -28,6 +28,7 @@
 
 #include "commands.h"
 #include "ninja.h"
+#include "spawn.h"
 #include "util.h"
 
 #define GATE_STAMP ".cugen/gate.stamp"
@@ -187,10 +188,14 @@ static gboolean deps_tool_inputs(const char *ninja, GPtrArray *out, GError **err
 	char *text = NULL;
 	int status = 0;
 	GError *e = NULL;
-	if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
-			  &text, NULL, &status, &e) || !g_spawn_check_wait_status(status, &e)) {
-		cg_error(err, "%s -t deps: %s", ninja, e->message);
-		g_error_free(e);
+	if (!cg_spawn_bounded(NULL, argv, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, &text, NULL, &status, &e) ||
+	    !g_spawn_check_wait_status(status, &e)) {
+		if (e->domain == CUGEN_ERROR)
+			g_propagate_error(err, e);
+		else
+			cg_error(err, "%s -t deps: %s", ninja, e->message);
+		if (e->domain != CUGEN_ERROR)
+			g_error_free(e);
 		g_free(text);
 		return FALSE;
 	}
@@ -383,7 +388,7 @@ int cmd_gate(int argc, char **argv)
 			goto out;
 		}
 		/* the stamp, dated from the start: a file edited since opens the gate */
-		int fd = open(GATE_STAMP, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int fd = open(GATE_STAMP, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 		struct timespec times[2] = { start, start };
 		if (fd < 0 || futimens(fd, times) != 0) {
 			fprintf(stderr, "cugen: error: cannot write %s: %s\n", GATE_STAMP, g_strerror(errno));

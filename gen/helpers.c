@@ -25,6 +25,7 @@
 
 #include "commands.h"
 #include "depfile.h"
+#include "safepath.h"
 #include "util.h"
 
 /* cugen depdiff HOST.d FULL.d OUT.d TARGET: OUT.d lists the headers of
@@ -248,7 +249,8 @@ int cmd_exec(int argc, char **argv)
 		     ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	char *step = g_path_get_basename(argv[4]);
 	char *line = g_strdup_printf("%s\t%s\t%ld\t%.3f\t%.3f\n", argv[2], step, ru.ru_maxrss, cpu, wall);
-	int fd = open(argv[1], O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	/* below the build directory, through no planted link */
+	int fd = cg_append_beneath(".", argv[1]);
 	if (fd >= 0) {
 		ssize_t n = write(fd, line, strlen(line));
 		(void)n; /* the log is advice: a lost line costs a guess */
@@ -279,7 +281,7 @@ int cmd_slot(int argc, char **argv)
 	for (guint spins = 0; fd < 0; spins++) {
 		for (int i = 0; i < n && fd < 0; i++) {
 			char *p = g_strdup_printf("%s/%d", argv[1], i);
-			int f = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+			int f = open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 			g_free(p);
 			if (f < 0) {
 				fprintf(stderr, "cugen: error: slot %s/%d: %s\n", argv[1], i, g_strerror(errno));

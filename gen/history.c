@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "safepath.h"
+#include "statefile.h"
 #include "util.h"
 
 /* edges.log's lines are "tag\tstep\trss KiB\tcpu s\twall s": a build at
@@ -34,9 +36,37 @@ static gboolean same_line(gconstpointer value, gconstpointer key)
 	return same_key(&g_array_index(k->lines, Line, GPOINTER_TO_UINT(value) - 1), k->x);
 }
 
+/* A number `cugen exec` writes: 1 to 15 digits, at most one '.' (so no
+ * sign, no nan, no inf, no exponent), ending at end. */
+static gboolean plain_number(const char *p, const char *end)
+{
+	int digits = 0, dots = 0;
+	for (; p < end; p++) {
+		if (*p == '.' && !dots++)
+			continue;
+		if (*p < '0' || *p > '9' || ++digits > 15)
+			return FALSE;
+	}
+	return digits > 0;
+}
+
+/* A line as `cugen exec` writes it: a tag, a program name, and three
+ * plain numbers. */
+static gboolean line_ok(const Line *x, const char *end)
+{
+	if (x->tab[0] == x->line || x->tab[1] == x->tab[0] + 1)
+		return FALSE;
+	for (const char *c = x->tab[0] + 1; c < x->tab[1]; c++)
+		if (!g_ascii_isalnum(*c) && !strchr("_.+-", *c))
+			return FALSE;
+	return plain_number(x->tab[1] + 1, x->tab[2]) && plain_number(x->tab[2] + 1, x->tab[3]) &&
+	       plain_number(x->tab[3] + 1, end);
+}
+
 /* The latest line per "tag\tstep" (of 5 fields), in first-seen order:
- * pointers into data, whose newlines become NULs. */
-static GArray *latest_lines(char *data)
+ * pointers into data, whose newlines become NULs. A line of another form
+ * (a garbled or hand-made one) is counted in *bad and left out. */
+static GArray *latest_lines(char *data, guint *bad)
 {
 	GArray *lines = g_array_new(FALSE, FALSE, sizeof(Line));
 	CgTable index;
@@ -51,8 +81,11 @@ static GArray *latest_lines(char *data)
 			if (tabs++ < 4)
 				x.tab[tabs - 1] = c;
 		l = next;
-		if (tabs != 4)
+		if (tabs != 4 || !line_ok(&x, end)) {
+			if (*x.line && bad)
+				(*bad)++;
 			continue;
+		}
 		x.hash = cg_hash32(x.line, x.tab[1] - x.line);
 		LineKey key = { lines, &x };
 		CgSlot *slot = cg_table_slot(&index, x.hash, same_line, &key);
@@ -106,9 +139,7 @@ static double read_number(const char *s)
 static char *log_data(const char *builddir)
 {
 	char *path = g_build_filename(builddir, ".cugen", "edges.log", NULL);
-	char *data = NULL;
-	if (!g_file_get_contents(path, &data, NULL, NULL))
-		data = NULL;
+	char *data = cg_read_regular(path, CG_READ_MAX, FALSE, NULL, NULL);
 	g_free(path);
 	return data;
 }
@@ -160,7 +191,10 @@ void history_read(History *h, const char *builddir)
 	cg_table_init(&h->table);
 	h->stats = g_array_new(FALSE, FALSE, sizeof(Measured));
 	h->data = log_data(builddir);
-	GArray *lines = latest_lines(h->data);
+	guint bad = 0;
+	GArray *lines = latest_lines(h->data, &bad);
+	if (bad)
+		cg_warn("%s/.cugen/edges.log: %u damaged line%s ignored", builddir, bad, bad == 1 ? "" : "s");
 	h->compact = compact_text(lines);
 	for (guint i = 0; i < lines->len; i++) {
 		Line *x = &g_array_index(lines, Line, i);
@@ -182,7 +216,7 @@ void history_read(History *h, const char *builddir)
 	h->syntax_stub = h->pp_edges = h->ptxas_edges = h->host_rank = h->tail_split = -1;
 	char *path = g_build_filename(builddir, ".cugen", "plan.ini", NULL);
 	GKeyFile *k = g_key_file_new();
-	if (g_key_file_load_from_file(k, path, G_KEY_FILE_NONE, NULL)) {
+	if (state_load_keyfile(k, path, "plan")) {
 		const char *keys[] = { "syntax_stub", "pp_edges", "ptxas_edges", "host_rank" };
 		int *vals[] = { &h->syntax_stub, &h->pp_edges, &h->ptxas_edges, &h->host_rank };
 		for (gsize i = 0; i < G_N_ELEMENTS(keys); i++) {
@@ -268,7 +302,7 @@ const EdgeStat *history_get_hashed(const History *h, const char *output, gsize l
 GString *history_compact(const char *builddir)
 {
 	char *data = log_data(builddir);
-	GArray *lines = latest_lines(data);
+	GArray *lines = latest_lines(data, NULL);
 	GString *s = compact_text(lines);
 	g_array_free(lines, TRUE);
 	g_free(data);

@@ -14,12 +14,15 @@
 
 #include "util.h"
 
-/* A target or prerequisite: '$' doubled, ':' and '#' escaped; spaces,
- * '%', newlines, '\', '*' '?' '[' cannot be said safely. */
+/* The one escape of this language for a target or prerequisite: '$'
+ * doubled, ':' and '#' escaped; spaces, '%', '=' (a rule line with one
+ * sets a variable), newlines, '\\', '*' '?' '[' cannot be said safely,
+ * nor ':' in a source (gcc's dependency files, which make includes, keep
+ * it as it is). */
 static gboolean put_path(GString *o, const char *p, GError **err)
 {
-	if (strpbrk(p, " \t\n\r%\\*?[;|")) {
-		cg_error(err, "path '%s' cannot be written in a Makefile (spaces, %%, \\, wildcard or "
+	if (strpbrk(p, " \t\n\r%=:\\*?[;|")) {
+		cg_error(err, "path '%s' cannot be written in a Makefile (spaces, %%, =, :, \\, wildcard or "
 			      "newline characters): use --backend ninja", p);
 		return FALSE;
 	}

@@ -5,19 +5,21 @@
 
 #include "util.h"
 
-/* A path in a build line: escape '$', ' ', ':' (ninja_syntax.py). */
+/* The one escape of this language for a path in a build line: '$', ' '
+ * and ':' escaped (ninja_syntax.py); '|' and newlines cannot be said. */
 static gboolean put_path(GString *o, const char *p, GError **err)
 {
 	g_string_append_c(o, ' ');
-	if (!strpbrk(p, "$ :\n\r")) {
+	if (!strpbrk(p, "$ :|\n\r")) {
 		g_string_append(o, p);
 		return TRUE;
 	}
+	if (strpbrk(p, "|\n\r")) {
+		/* ninja ends a path at '|' and a newline, and escapes neither */
+		cg_error(err, "path '%s' cannot be written to build.ninja (a '|' or a newline in it)", p);
+		return FALSE;
+	}
 	for (; *p; p++) {
-		if (*p == '\n' || *p == '\r') {
-			cg_error(err, "path with a newline cannot be written to build.ninja");
-			return FALSE;
-		}
 		if (*p == '$' || *p == ' ' || *p == ':')
 			g_string_append_c(o, '$');
 		g_string_append_c(o, *p);

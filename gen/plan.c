@@ -9,6 +9,7 @@
 #include "gate.h"
 #include "ninjalog.h"
 #include "runner.h"
+#include "spawn.h"
 #include "util.h"
 
 #define GiB 1073741824.0
@@ -881,21 +882,20 @@ static void size_pools(Graph *g, Plan *p, int dev_threads, gboolean announce)
 
 /* The ninja on PATH: from 1.12 it starts ready edges by depth, then in
  * file order (its "critical path" scheduler); before, in file order. */
-static void probe_ninja(Plan *p)
+static gboolean probe_ninja(Plan *p, GError **err)
 {
 	char *ninja = g_find_program_in_path("ninja");
 	char *out = NULL;
 	const char *argv[] = { ninja, "--version", NULL };
-	if (ninja && g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
-				  NULL, NULL) && out) {
-		int major = 0, minor = 0;
-		if (sscanf(out, "%d.%d", &major, &minor) == 2) {
-			p->depth_first = major > 1 || (major == 1 && minor >= 12);
-			g_strlcpy(p->ninja_version, g_strstrip(out), sizeof p->ninja_version);
-		}
+	gboolean ok = !ninja || cg_spawn_bounded(NULL, argv, G_SPAWN_STDERR_TO_DEV_NULL, &out, NULL, NULL, err);
+	int major = 0, minor = 0;
+	if (ok && out && sscanf(out, "%d.%d", &major, &minor) == 2) {
+		p->depth_first = major > 1 || (major == 1 && minor >= 12);
+		g_strlcpy(p->ninja_version, g_strstrip(out), sizeof p->ninja_version);
 	}
 	g_free(out);
 	g_free(ninja);
+	return ok;
 }
 
 /* Take the alternative (expected t_alt against t_cur)? Without a last
@@ -905,8 +905,16 @@ static void probe_ninja(Plan *p)
  * saves a share `change` of the time and 2 s: a changed choice changes
  * commands, and a re-setup with new measurements (which vary from build
  * to build) should not rebuild for a little. */
+/* The least share `change` can be: about twice the largest run-to-run
+ * spread (11%) of the ratio of two alternatives' expected times, each
+ * from one build's measurements, over repeated builds on a loaded 2-core
+ * machine (bench/noise.sh, bench/RESULTS.md). Below it a re-setup would
+ * flip choices on noise. */
+#define CHANGE_FLOOR 0.2
+
 static gboolean prefer(double t_alt, double t_cur, int prev, double margin, double gain, double change)
 {
+	change = MAX(change, CHANGE_FLOOR);
 	if (prev == 1)
 		return !(t_cur < (1 - change) * t_alt && t_alt - t_cur >= 2);
 	if (prev == 0)
@@ -1263,8 +1271,11 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	const char *how = NULL;
 	/* Alternatives for small graphs (a simulated build each decides) */
 	const gboolean small = ntu && !info->split_tu_targets && g->edges->len <= 4000;
-	if (g->edges->len <= 20000)
-		probe_ninja(p);
+	if (g->edges->len <= 20000 && !probe_ninja(p, err)) {
+		graph_free(g);
+		graph_info_clear(info);
+		return NULL;
+	}
 	/* ninja 1.12 and later start the ready edge with the most edges
 	 * after it first (each edge counts 1, whatever it costs), then in
 	 * file order: every ready cicc edge (4 edges to the end, with its
@@ -1295,7 +1306,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		/* The host compile waiting for a whole device compile may set
 		 * the critical path. Try the stub from a syntax-only edge (more
 		 * CPU, shorter chain). A switch reruns only the stub edges, and
-		 * the host compiles only if a stub changed: 3% is enough. */
+		 * the host compiles only if a stub changed: 3% would do (CHANGE_FLOOR rules: noise). */
 		Alternative syntax = { "host stub from a syntax-only edge", "a syntax-only stub edge",
 				       "host stub from the first arch's device edge", "from the first arch's device edge",
 				       h ? h->syntax_stub : -1, 0.97, 0, 0.03, FALSE };
@@ -1308,7 +1319,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		 * their own edges, which need no id (7 more edges per TU; not
 		 * with the cache, which keys the device edge by its preprocess:
 		 * edges.c then adds none). A switch reruns every device
-		 * compile: 10%. */
+		 * compile: 10% (CHANGE_FLOOR rules). */
 		Alternative pp = { "device preprocesses as their own edges, beside the front ends",
 				   "as their own edges", "device preprocesses inside the device edges",
 				   "inside the device edges", h ? h->pp_edges : -1, 0.99, 0, 0.1, TRUE };
@@ -1379,7 +1390,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 			}
 		}
 		/* The stamp edges (below) against none, with the rest chosen
-		 * with them. Dropping them reruns only the stamps: 1%. */
+		 * with them. Dropping them reruns only the stamps: 1% (CHANGE_FLOOR rules). */
 		if (ch.host_rank) {
 			Alternative norank = { "host compiles ranked by ninja after the device compiles (no stamp edges)",
 					       "without stamp edges",

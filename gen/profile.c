@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -186,42 +187,48 @@ static GString *splice(const char *text, const char *name, const char *block)
 	return o;
 }
 
-/* Write text to path through a temporary file that is read back as a
- * project file first (when check); keeps path's permissions. */
-static gboolean replace_file(const char *path, const char *text, gboolean check, GError **err)
+/* A temporary file beside path ("DIR/.BASE.XXXXXX") holding text, with
+ * path's permissions; NULL (and err) when it cannot be written. */
+static char *temp_beside(const char *path, const char *text, GError **err)
 {
 	char *dir = g_path_get_dirname(path);
 	char *base = g_path_get_basename(path);
 	char *tmpl = g_strdup_printf("%s/.%s.XXXXXX", dir, base);
+	g_free(dir);
+	g_free(base);
 	int fd = g_mkstemp(tmpl);
-	gboolean ok = fd >= 0;
-	if (!ok) {
+	if (fd < 0) {
 		cg_error(err, "cannot write '%s': %s", path, g_strerror(errno));
-		goto out;
+		g_free(tmpl);
+		return NULL;
 	}
 	struct stat sb;
 	if (stat(path, &sb) == 0)
 		fchmod(fd, sb.st_mode & 07777);
 	else
 		fchmod(fd, 0644 & ~umask(umask(0)));
-	gsize len = strlen(text);
-	const char *p = text;
-	while (ok && len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			cg_error(err, "cannot write '%s': %s", path, g_strerror(errno));
-			ok = FALSE;
-			break;
-		}
-		p += w;
-		len -= (gsize)w;
-	}
-	if (close(fd) != 0 && ok) {
-		cg_error(err, "cannot write '%s': %s", path, g_strerror(errno));
+	gboolean ok = cg_write_all(fd, text, strlen(text));
+	if (close(fd) != 0)
 		ok = FALSE;
+	if (!ok) {
+		cg_error(err, "cannot write '%s': %s", path, g_strerror(errno));
+		unlink(tmpl);
+		g_clear_pointer(&tmpl, g_free);
 	}
+	return tmpl;
+}
+
+/* Write text to path through a temporary file that is read back as a
+ * project file first (when check); keeps path's permissions. A path
+ * that is a symbolic link is edited where it points (the link stays a
+ * link), like an editor does; the check reads the text beside the link,
+ * where its relative paths mean what they will. */
+static gboolean replace_file(const char *named, const char *text, gboolean check, GError **err)
+{
+	char *real = realpath(named, NULL);
+	const char *path = real ? real : named;
+	char *tmpl = temp_beside(named, text, err);
+	gboolean ok = tmpl != NULL;
 	if (ok && check) {
 		ConfigOptions co = { tmpl, NULL, NULL, NULL, FALSE };
 		GError *e = NULL;
@@ -234,16 +241,21 @@ static gboolean replace_file(const char *path, const char *text, gboolean check,
 		}
 		config_free(c);
 	}
+	if (ok && strcmp(path, named) != 0) {
+		/* the target gets the text through a temporary of its own */
+		unlink(tmpl);
+		g_free(tmpl);
+		tmpl = temp_beside(path, text, err);
+		ok = tmpl != NULL;
+	}
 	if (ok && rename(tmpl, path) != 0) {
 		cg_error(err, "cannot write '%s': %s", path, g_strerror(errno));
 		ok = FALSE;
 	}
-	if (!ok)
+	if (!ok && tmpl)
 		unlink(tmpl);
-out:
 	g_free(tmpl);
-	g_free(dir);
-	g_free(base);
+	free(real);
 	return ok;
 }
 

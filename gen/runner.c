@@ -58,11 +58,11 @@ static gboolean parse_cores(const char *s, int *cores)
 	return *cores > 0;
 }
 
-static gboolean parse_size(const char *s, guint64 *bytes)
+gboolean runner_parse_size(const char *s, guint64 *bytes)
 {
 	char *end = NULL;
 	double v = g_ascii_strtod(s, &end);
-	if (end == s || !(v > 0) || v > 1e15)
+	if (end == s || !(v > 0) || v > 1e15 || g_ascii_isspace(*s))
 		return FALSE;
 	if (*end && strchr("kKmMgGtT", *end)) {
 		end++;
@@ -74,7 +74,12 @@ static gboolean parse_size(const char *s, guint64 *bytes)
 	if (*end)
 		return FALSE;
 	*bytes = plan_parse_size(s);
-	return *bytes >= 64 * 1024 * 1024;
+	return *bytes > 0;
+}
+
+static gboolean parse_size(const char *s, guint64 *bytes)
+{
+	return runner_parse_size(s, bytes) && *bytes >= 64 * 1024 * 1024;
 }
 
 Runner *runner_lookup(const char *spec, GError **err)

@@ -10,6 +10,7 @@
  * written; each reads the graph, none changes it.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,6 +33,7 @@
 #include "template.h"
 #include "toolkit.h"
 #include "runner.h"
+#include "statefile.h"
 #include "util.h"
 
 void setup_args_clear(SetupArgs *a)
@@ -155,10 +157,40 @@ static Graph *build_graph(void *data, const EdgeOptions *choices, GraphInfo *inf
 	return g;
 }
 
+/* The build directory is neither the project directory nor one a glob
+ * watches: each build would write there, and ninja regenerate the graph
+ * on every run (and --backend make would replace the project's own
+ * Makefile). */
+static gboolean outside_sources(Generated *gen, const char *shown, GError **err)
+{
+	char *b = realpath(gen->builddir, NULL);
+	const char *bd = b ? b : gen->builddir;
+	GPtrArray *dirs = gen->c->glob_dirs;
+	gboolean ok = TRUE;
+	for (guint i = 0; ok && i <= dirs->len; i++) {
+		const char *d = i < dirs->len ? g_ptr_array_index(dirs, i) : gen->c->srcdir;
+		char *r = realpath(d, NULL);
+		if (strcmp(r ? r : d, bd) == 0) {
+			cg_error(err, "the build directory '%s' is %s: give another one (e.g. -B build)", shown,
+				 i < dirs->len ? "a directory a sources or data glob reads" : "the project directory");
+			ok = FALSE;
+		}
+		free(r);
+	}
+	free(b);
+	return ok;
+}
+
 gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 {
 	memset(gen, 0, sizeof *gen);
 	cg_timing("start");
+	const char *const named[][2] = { { "-B", a->builddir }, { "-S", a->srcdir }, { "-f", a->file } };
+	for (gsize i = 0; i < G_N_ELEMENTS(named); i++)
+		if (named[i][1] && !*named[i][1]) {
+			cg_usage_error(err, "%s '' names no directory or file", named[i][0]);
+			return FALSE;
+		}
 	gen->builddir = cg_abspath(a->builddir);
 	/* Paths go into every command line: a control character there
 	 * (a newline, the byte edges.c marks its templates with) cannot be
@@ -194,6 +226,8 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 	if (!gen->c)
 		return FALSE;
 	cg_timing("config");
+	if (!outside_sources(gen, a->builddir, err))
+		return FALSE;
 	gen->tk = toolkit_probe(gen->c, gen->builddir, err);
 	if (!gen->tk)
 		return FALSE;
@@ -445,23 +479,23 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	stage_add(st, p, side[1].history);
 	g_free(p);
 	p = g_build_filename(gen->builddir, ".cugen", "plan.ini", NULL);
-	stage_add(st, p, history_choices(gen->plan.syntax_stub, gen->plan.pp_edges, gen->plan.ptxas_edges,
+	stage_add(st, p, state_seal("plan", history_choices(gen->plan.syntax_stub, gen->plan.pp_edges, gen->plan.ptxas_edges,
 					 gen->plan.rank_considered ? gen->plan.host_rank : -1,
 					 gen->plan.tail_considered ? gen->plan.tail_split : -1, gen->plan.split_edges,
-					 gen->plan.tail_guessed));
+					 gen->plan.tail_guessed)));
 	g_free(p);
 	p = g_build_filename(gen->builddir, "compile_commands.json", NULL);
 	stage_add(st, p, side[1].compdb);
 	g_free(p);
 	p = toolkit_cache_path(gen->builddir);
-	stage_add(st, p, toolkit_cache_text(gen->tk));
+	stage_add(st, p, state_seal("probe", toolkit_cache_text(gen->tk)));
 	g_free(p);
 	p = g_build_filename(gen->builddir, ".cugen", "shard.spec", NULL);
-	stage_add(st, p, spec);
+	stage_add(st, p, state_seal("shard-spec", spec));
 	g_free(p);
 	if (!a->regen) {
 		p = g_build_filename(gen->builddir, ".cugen", "args.ini", NULL);
-		stage_add(st, p, args_text(a, gen));
+		stage_add(st, p, state_seal("args", args_text(a, gen)));
 		g_free(p);
 	}
 	gboolean ok = stage_commit(st, err);

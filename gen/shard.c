@@ -8,6 +8,8 @@
 
 #include "commands.h"
 #include "depfile.h"
+#include "safepath.h"
+#include "statefile.h"
 #include "util.h"
 
 char *shard_rule_hash(const Rule *r, const char *cugen)
@@ -20,6 +22,24 @@ char *shard_rule_hash(const Rule *r, const char *cugen)
 	g_free(norm);
 	g_free(q);
 	return h;
+}
+
+char **shard_image_files(const Edge *e)
+{
+	GPtrArray *v = g_ptr_array_new();
+	for (guint j = 0; j < EDGE_LEN(e->outs); j++)
+		g_ptr_array_add(v, g_strdup(EDGE_AT(e->outs, j)));
+	for (guint j = 0; j < EDGE_LEN(e->implicit_outs); j++)
+		g_ptr_array_add(v, g_strdup(EDGE_AT(e->implicit_outs, j)));
+	if (e->image_in)
+		g_ptr_array_add(v, g_strdup(e->image_in));
+	g_ptr_array_add(v, NULL);
+	return (char **)g_ptr_array_free(v, FALSE);
+}
+
+char *shard_image_stub(const Edge *e)
+{
+	return g_strdup_printf("%s/%s.stub.c", edge_get_var(e, "O"), strchr(e->arch, '_') + 1);
 }
 
 const char *shard_file_hash(GHashTable *cache, const char *path)
@@ -150,23 +170,84 @@ GString *shard_spec_part(const Graph *g, const Toolkit *tk, guint from, guint to
 	return o;
 }
 
-static gboolean copy_file(const char *from, const char *to, GError **err)
+/* Copy a build-directory file into the shard directory out. */
+static gboolean copy_file(const char *from, const char *out, const char *rel, GError **err)
 {
 	gsize len = 0;
-	char *data = NULL;
-	GError *e = NULL;
-	char *dir = g_path_get_dirname(to);
-	g_mkdir_with_parents(dir, 0777);
-	g_free(dir);
-	if (!g_file_get_contents(from, &data, &len, &e) ||
-	    !g_file_set_contents(to, data, len, &e)) {
-		cg_error(err, "%s", e->message);
-		g_error_free(e);
-		g_free(data);
-		return FALSE;
-	}
+	char *data = cg_read_regular(from, CG_READ_MAX, FALSE, &len, err);
+	char *dst = g_build_filename("images", rel, NULL);
+	gboolean ok = data && cg_write_beneath(out, dst, data, len, err);
+	g_free(dst);
 	g_free(data);
-	return TRUE;
+	return ok;
+}
+
+/* Every name a manifest gives must be below BUILDDIR (checked again
+ * against this build's own names when imported: to_import). */
+static gboolean manifest_names_ok(GKeyFile *m, const char *dir, GError **err)
+{
+	gsize ng = 0;
+	char **groups = g_key_file_get_groups(m, &ng);
+	gboolean ok = TRUE;
+	for (gsize i = 0; ok && i < ng; i++) {
+		if (strcmp(groups[i], "shard") == 0)
+			continue;
+		const char *bad = cg_rel_ok(groups[i]) ? NULL : groups[i];
+		gsize nf = 0;
+		char **files = g_key_file_get_string_list(m, groups[i], "files", &nf, NULL);
+		for (gsize j = 0; !bad && j < nf; j++)
+			if (!cg_rel_ok(files[j]))
+				bad = files[j];
+		char *stub = g_key_file_get_string(m, groups[i], "stub", NULL);
+		if (!bad && stub && !cg_rel_ok(stub))
+			bad = stub;
+		if (bad) {
+			char *shown = g_strescape(bad, NULL);
+			cg_error(err, "shard '%s': manifest.ini: image '%s' names '%.200s', which is not a path "
+				      "below the build directory: refused",
+				 dir, g_utf8_validate(groups[i], -1, NULL) ? groups[i] : "?", shown);
+			g_free(shown);
+			ok = FALSE;
+		}
+		g_free(stub);
+		g_strfreev(files);
+	}
+	g_strfreev(groups);
+	return ok;
+}
+
+gboolean shard_manifest_load(GKeyFile *m, const char *text, gsize len, const char *dir, GError **err)
+{
+	/* a damaged or foreign file is named, not echoed */
+	gboolean ok = g_utf8_validate(text, (gssize)len, NULL) && !memchr(text, 0, len) &&
+		      g_key_file_load_from_data(m, text, len, G_KEY_FILE_NONE, NULL);
+	char *format = ok ? g_key_file_get_string(m, "shard", "format", NULL) : NULL;
+	if (!ok)
+		cg_error(err, "shard '%s': manifest.ini is damaged or not a cugen shard manifest", dir);
+	else if (g_strcmp0(format, SHARD_FORMAT) != 0)
+		cg_error(err, "shard '%s': manifest.ini is of format '%s', this cugen reads format %s: "
+			      "build the shards with this cugen", dir, format ? format : "(none)", SHARD_FORMAT);
+	ok = ok && g_strcmp0(format, SHARD_FORMAT) == 0 && manifest_names_ok(m, dir, err);
+	g_free(format);
+	return ok;
+}
+
+/* The group's own name, its files, stub, deps and id: all below BUILDDIR. */
+static gboolean spec_names_ok(GKeyFile *spec, const char *grp)
+{
+	gboolean ok = cg_rel_ok(grp);
+	gsize nf = 0;
+	char **files = g_key_file_get_string_list(spec, grp, "files", &nf, NULL);
+	for (gsize j = 0; ok && j < nf; j++)
+		ok = cg_rel_ok(files[j]);
+	g_strfreev(files);
+	const char *keys[] = { "stub", "deps", "id" };
+	for (gsize k = 0; ok && k < G_N_ELEMENTS(keys); k++) {
+		char *v = g_key_file_get_string(spec, grp, keys[k], NULL);
+		ok = !v || cg_rel_ok(v);
+		g_free(v);
+	}
+	return ok;
 }
 
 /* cugen manifest SPEC OUTDIR: after a shard build, OUTDIR gets every built
@@ -183,9 +264,8 @@ int cmd_manifest(int argc, char **argv)
 	}
 	GError *err = NULL;
 	GKeyFile *spec = g_key_file_new();
-	if (!g_key_file_load_from_file(spec, argv[1], G_KEY_FILE_NONE, &err)) {
-		fprintf(stderr, "cugen: error: %s: %s\n", argv[1], err->message);
-		g_error_free(err);
+	if (!state_load_keyfile(spec, argv[1], "shard-spec")) {
+		fprintf(stderr, "cugen: error: %s is missing or damaged: run cugen setup again\n", argv[1]);
 		g_key_file_free(spec);
 		return 1;
 	}
@@ -201,6 +281,7 @@ int cmd_manifest(int argc, char **argv)
 	for (gsize i = 0; i < ngroups && !rc; i++) {
 		const char *grp = groups[i];
 		if (strcmp(grp, "shard") == 0) {
+			g_key_file_set_string(m, "shard", "format", SHARD_FORMAT);
 			const char *keys[] = { "toolkit", "host_compiler", "host_version" };
 			for (gsize j = 0; j < G_N_ELEMENTS(keys); j++) {
 				char *v = g_key_file_get_string(spec, grp, keys[j], NULL);
@@ -208,6 +289,14 @@ int cmd_manifest(int argc, char **argv)
 				g_free(v);
 			}
 			continue;
+		}
+		/* the spec is this build's, but checked like any input: every
+		 * name it gives stays below the build and shard directories */
+		if (!spec_names_ok(spec, grp)) {
+			fprintf(stderr, "cugen: error: manifest: %s: image '%s' names a path outside the build directory; "
+				"run cugen setup again\n", argv[1], grp);
+			rc = 1;
+			break;
 		}
 		/* only images this build made (a subset build has no others) */
 		if (!g_file_test(grp, G_FILE_TEST_EXISTS))
@@ -268,13 +357,11 @@ int cmd_manifest(int argc, char **argv)
 			}
 			g_ptr_array_add(fh, cg_hash_hex(data, len));
 			g_free(data);
-			char *dst = g_build_filename(out, "images", files[j], NULL);
-			if (!copy_file(files[j], dst, &err)) {
+			if (!copy_file(files[j], out, files[j], &err)) {
 				fprintf(stderr, "cugen: error: manifest: %s\n", err->message + 7);
 				g_clear_error(&err);
 				rc = 1;
 			}
-			g_free(dst);
 		}
 		if (!rc) {
 			g_key_file_set_string_list(m, grp, "files", (const char *const *)files, nf);
@@ -285,13 +372,12 @@ int cmd_manifest(int argc, char **argv)
 		/* the host stub this arch's cicc wrote, and the module id */
 		char *stub = g_key_file_get_string(spec, grp, "stub", NULL);
 		if (!rc && stub && g_file_test(stub, G_FILE_TEST_EXISTS)) {
-			char *dst = g_build_filename(out, "images", stub, NULL);
-			if (!copy_file(stub, dst, &err)) {
+			if (!copy_file(stub, out, stub, &err)) {
+				fprintf(stderr, "cugen: error: manifest: %s\n", err->message + 7);
 				g_clear_error(&err);
 				rc = 1;
 			}
 			g_key_file_set_string(m, grp, "stub", stub);
-			g_free(dst);
 		}
 		g_free(stub);
 		char *idf = g_key_file_get_string(spec, grp, "id", NULL);
@@ -345,10 +431,10 @@ int cmd_import(int argc, char **argv)
 	g_free(id);
 	for (int i = 3; i + 2 < argc; i += 3) {
 		gsize len = 0;
-		char *data = NULL;
 		GError *e = NULL;
-		if (!g_file_get_contents(argv[i], &data, &len, &e)) {
-			fprintf(stderr, "cugen: error: %s\n", e->message);
+		char *data = cg_read_regular(argv[i], CG_READ_MAX, TRUE, &len, &e);
+		if (!data) {
+			fprintf(stderr, "cugen: %s\n", e->message);
 			g_error_free(e);
 			return 1;
 		}
@@ -360,10 +446,10 @@ int cmd_import(int argc, char **argv)
 			g_free(data);
 			return 1;
 		}
-		gboolean ok = g_file_set_contents(argv[i + 1], data, len, &e);
+		gboolean ok = cg_write_beneath(".", argv[i + 1], data, len, &e);
 		g_free(data);
 		if (!ok) {
-			fprintf(stderr, "cugen: error: %s\n", e->message);
+			fprintf(stderr, "cugen: %s\n", e->message);
 			g_error_free(e);
 			return 1;
 		}

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "spawn.h"
+#include "statefile.h"
 #include "util.h"
 
 char *toolkit_cache_path(const char *builddir)
@@ -76,18 +78,13 @@ static char *first_line(const char *s)
 static gboolean run(const char *const *argv, const char *cwd, char **out, char **errout, int *wstatus, GError **err)
 {
 	int status = 0;
-	GError *e = NULL;
 	char *o = NULL, *se = NULL;
 	if (out)
 		*out = NULL;
 	if (errout)
 		*errout = NULL;
-	if (!g_spawn_sync(cwd, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
-			  &o, &se, &status, &e)) {
-		cg_error(err, "cannot run '%s': %s", argv[0], e->message);
-		g_error_free(e);
+	if (!cg_spawn_bounded(cwd, argv, G_SPAWN_SEARCH_PATH, &o, &se, &status, err))
 		return FALSE;
-	}
 	gboolean ok = g_spawn_check_wait_status(status, NULL);
 	if (wstatus)
 		*wstatus = status;
@@ -287,7 +284,7 @@ Toolkit *toolkit_probe(Config *c, const char *builddir, GError **err)
 	tk->out = g_key_file_new();
 	char *cpath = toolkit_cache_path(builddir);
 	gboolean fresh = FALSE;
-	if (g_key_file_load_from_file(tk->cache, cpath, G_KEY_FILE_NONE, NULL)) {
+	if (state_load_keyfile(tk->cache, cpath, "probe")) {
 		char *f = g_key_file_get_string(tk->cache, "toolkit", "fingerprint", NULL);
 		fresh = f && strcmp(f, tk->fingerprint) == 0;
 		g_free(f);
@@ -443,7 +440,13 @@ char *toolkit_dryrun(Toolkit *tk, GPtrArray *args, gboolean dlink, GError **err)
 	char *group = g_strconcat("dryrun ", sum, NULL);
 	g_free(sum);
 	g_string_free(key, TRUE);
-	char *cached = g_key_file_get_string(tk->cache, group, "output", NULL);
+	/* asked before in this run (tk->out), or in the last one (tk->cache) */
+	char *cached = g_key_file_get_string(tk->out, group, "output", NULL);
+	if (cached) {
+		g_free(group);
+		return cached;
+	}
+	cached = g_key_file_get_string(tk->cache, group, "output", NULL);
 	if (cached) {
 		g_key_file_set_string(tk->out, group, "output", cached);
 		g_free(group);

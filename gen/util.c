@@ -1,6 +1,8 @@
 /* util.c -- errors, quoting, paths, staged (atomic) output, hashing; see util.h. */
 #include "util.h"
 
+#include "safepath.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -248,24 +250,6 @@ void cg_json_string(GString *o, const char *s)
 	cg_put(o, "\"", 1);
 }
 
-void cg_rm_tree(const char *path)
-{
-	GDir *d = g_dir_open(path, 0, NULL);
-	if (d) {
-		const char *n;
-		while ((n = g_dir_read_name(d))) {
-			char *p = g_build_filename(path, n, NULL);
-			if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
-				cg_rm_tree(p);
-			else
-				unlink(p);
-			g_free(p);
-		}
-		g_dir_close(d);
-	}
-	rmdir(path);
-}
-
 char *cg_ninja_sh_quote(const char *s)
 {
 	char *q = cg_sh_quote(s);
@@ -505,14 +489,7 @@ char *cg_relpath(const char *path, const char *dir)
 
 char *cg_read_file(const char *path, gsize *len, GError **err)
 {
-	char *data = NULL;
-	GError *e = NULL;
-	if (!g_file_get_contents(path, &data, len, &e)) {
-		cg_error(err, "cannot read '%s': %s", path, e->message);
-		g_error_free(e);
-		return NULL;
-	}
-	return data;
+	return cg_read_regular(path, CG_READ_MAX, FALSE, len, err);
 }
 
 char *cg_hash_hex(const void *data, gsize len)
@@ -674,7 +651,7 @@ static gboolean same_content(const char *path, const GString *s)
 	return same;
 }
 
-static gboolean write_all(int fd, const char *p, gsize n)
+gboolean cg_write_all(int fd, const char *p, gsize n)
 {
 	while (n) {
 		ssize_t w = write(fd, p, n);
@@ -694,6 +671,44 @@ static gpointer compare_file(gpointer data)
 	StagedFile *f = data;
 	f->same = same_content(f->path, f->contents);
 	return NULL;
+}
+
+/* The temporaries "FILE.tmp.XXXXXX" an earlier, killed run left beside
+ * the staged files: removed once this run's files are in place. */
+static void remove_stale(Stage *st)
+{
+	GHashTable *dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	GHashTable *bases = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	for (guint i = 0; i < st->files->len; i++) {
+		StagedFile *f = g_ptr_array_index(st->files, i);
+		g_hash_table_add(dirs, g_path_get_dirname(f->path));
+		g_hash_table_add(bases, g_path_get_basename(f->path));
+	}
+	GHashTableIter it;
+	gpointer dir;
+	g_hash_table_iter_init(&it, dirs);
+	while (g_hash_table_iter_next(&it, &dir, NULL)) {
+		GDir *d = g_dir_open(dir, 0, NULL);
+		const char *n;
+		while (d && (n = g_dir_read_name(d))) {
+			const char *t = strstr(n, ".tmp.");
+			if (!t || strlen(t) != 11)
+				continue;
+			char *base = g_strndup(n, (gsize)(t - n));
+			if (g_hash_table_contains(bases, base)) {
+				char *p = g_build_filename(dir, n, NULL);
+				struct stat sb;
+				if (lstat(p, &sb) == 0 && S_ISREG(sb.st_mode))
+					unlink(p);
+				g_free(p);
+			}
+			g_free(base);
+		}
+		if (d)
+			g_dir_close(d);
+	}
+	g_hash_table_destroy(bases);
+	g_hash_table_destroy(dirs);
 }
 
 gboolean stage_commit(Stage *st, GError **err)
@@ -748,7 +763,7 @@ gboolean stage_commit(Stage *st, GError **err)
 			break;
 		}
 		written = i + 1;
-		if (!write_all(fd, f->contents->str, f->contents->len) ||
+		if (!cg_write_all(fd, f->contents->str, f->contents->len) ||
 		    fsync(fd) != 0) {
 			cg_error(err, "cannot write '%s': %s", f->path,
 				 g_strerror(errno));
@@ -787,6 +802,8 @@ gboolean stage_commit(Stage *st, GError **err)
 		for (guint i = created->len; i > 0; i--)
 			rmdir(g_ptr_array_index(created, i - 1));
 	}
+	if (ok)
+		remove_stale(st);
 	g_ptr_array_free(created, TRUE);
 	sigaction(SIGXFSZ, &old_xfsz, NULL);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);

@@ -124,7 +124,6 @@ static inline void cg_puts(GString *o, const char *s)
 }
 /* Remove path and, when it is a directory, everything under it (symbolic
  * links are removed, not followed). */
-void cg_rm_tree(const char *path);
 /* The same for a ninja rule's command: '$' doubled as well. */
 char *cg_ninja_sh_quote(const char *s);
 void cg_sh_append(GString *out, const char *arg);
@@ -146,7 +145,13 @@ char *cg_path_join(const char *a, const char *b);
 char *cg_abspath(const char *path);
 char *cg_relpath(const char *path, const char *dir);
 
-/* Read a whole file; NULL with err set on failure. */
+/* Write n bytes to fd (retrying short writes and EINTR); FALSE and
+ * errno on failure. */
+gboolean cg_write_all(int fd, const char *p, gsize n);
+
+/* Read a whole regular file of at most CG_READ_MAX bytes (a FIFO or a
+ * device is refused, not read); NULL with err set on failure. */
+#define CG_READ_MAX ((gsize)1 << 30)
 char *cg_read_file(const char *path, gsize *len, GError **err);
 
 /* Output staging: files are written to temporary names beside their

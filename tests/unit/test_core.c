@@ -9,6 +9,7 @@
 #include "config.h"
 #include "depfile.h"
 #include "history.h"
+#include "statefile.h"
 #include "pipeline.h"
 #include "util.h"
 
@@ -371,7 +372,8 @@ static void test_pipeline(void)
 }
 
 /* edges.log: the latest line per (edge, step) counts; lines without five
- * fields are dropped; numbers read as strtod reads them */
+ * fields, or whose numbers are not plain (an exponent, nan, inf, a sign)
+ * are dropped; numbers read as strtod reads them */
 static void test_history(void)
 {
 	char *dir = g_build_filename(tmpdir, "hist", ".cugen", NULL);
@@ -383,26 +385,31 @@ static void test_history(void)
 			   "b.o\tgcc\t50\t0.125\t1\tsixth\n"
 			   "a.o\tgcc\t200\t0.300\t1\n"
 			   "c.o\tnvlink\t7\t1e1\t1\n"
+			   "e.o\tcicc\t7\tnan\t1\n"
+			   "f.o\tcicc\t7\t-5\t1\n"
+			   "g.o\tcicc\t7\t1\tinf\n"
+			   "h.o\tbad step\t7\t1\t1\n"
 			   "\n"
 			   "d.o\tptxas\t9\t123456789.123\t1";
 	g_assert_true(g_file_set_contents(log, text, -1, NULL));
 	char *b = g_build_filename(tmpdir, "hist", NULL);
 	History *h = history_load(b);
-	g_assert_cmpuint(h->edges, ==, 3);
+	g_assert_cmpuint(h->edges, ==, 2);
 	const EdgeStat *a = history_get(h, "a.o");
 	g_assert_nonnull(a);
 	g_assert_cmpfloat(a->cpu, ==, 0.3 + 2.0);
 	g_assert_cmpfloat(a->cpu_pre, ==, 0.3);
 	g_assert_cmpfloat(a->rss, ==, 300 * 1024.0);
 	g_assert_null(history_get(h, "b.o"));
-	g_assert_cmpfloat(history_get(h, "c.o")->cpu, ==, 10);
+	const char *refused[] = { "c.o", "e.o", "f.o", "g.o", "h.o" };
+	for (gsize i = 0; i < G_N_ELEMENTS(refused); i++)
+		g_assert_null(history_get(h, refused[i]));
 	g_assert_cmpfloat(history_get(h, "d.o")->cpu, ==, g_ascii_strtod("123456789.123", NULL));
 	g_assert_cmpfloat(history_get(h, "d.o")->cpu_pre, ==, 0);
 	g_assert_cmpfloat(history_get(h, "d.o")->cpu_ptxas, ==, g_ascii_strtod("123456789.123", NULL));
 	g_assert_cmpfloat(a->cpu_ptxas, ==, 0);
 	g_assert_cmpstr(h->compact->str, ==, "a.o\tgcc\t200\t0.300\t1\n"
 					     "a.o\tcicc\t300\t2.000\t2\n"
-					     "c.o\tnvlink\t7\t1e1\t1\n"
 					     "d.o\tptxas\t9\t123456789.123\t1\n");
 	GString *c = history_compact(b);
 	g_assert_cmpstr(c->str, ==, h->compact->str);
@@ -440,7 +447,8 @@ static void test_history_choices(void)
 		      { 0, NULL, FALSE, 0, 0, FALSE }, { -1, NULL, TRUE, -1, 0, FALSE } };
 	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
 		const int rank = (int)(i % 3) - 1; /* -1: not weighed */
-		GString *s = history_choices(TRUE, FALSE, i % 2 == 0, rank, cases[i].tail, cases[i].set, cases[i].guessed);
+		GString *s = state_seal("plan", history_choices(TRUE, FALSE, i % 2 == 0, rank, cases[i].tail,
+								 cases[i].set, cases[i].guessed));
 		g_assert_true(g_file_set_contents(ini, s->str, -1, NULL));
 		g_string_free(s, TRUE);
 		History *h = history_load(b);
@@ -457,6 +465,15 @@ static void test_history_choices(void)
 		}
 		history_free(h);
 	}
+	/* a plan.ini changed by hand or garbled: not trusted, all unknown */
+	GString *s = state_seal("plan", history_choices(TRUE, TRUE, TRUE, 1, 4, set, FALSE));
+	s->str[s->len - 2] ^= 1;
+	g_assert_true(g_file_set_contents(ini, s->str, -1, NULL));
+	g_string_free(s, TRUE);
+	History *h = history_load(b);
+	g_assert_cmpint(h->syntax_stub, ==, -1);
+	g_assert_cmpint(h->tail_split, ==, -1);
+	history_free(h);
 	g_hash_table_destroy(set);
 	g_unlink(ini);
 	g_rmdir(dir);
