@@ -1,0 +1,87 @@
+#!/bin/sh
+# tests/golden/snapshot.sh OUTDIR -- every file cugen setup writes, for
+# every example and bench workload, on a pinned machine, in one tree.
+#
+# For a change that must keep build files byte-identical (a refactor):
+#   tests/golden/snapshot.sh /tmp/before      # on the old commit
+#   tests/golden/snapshot.sh /tmp/after       # on the new one
+#   diff -r /tmp/before /tmp/after            # nothing, or every line explained
+#
+# Each project is copied to a scratch directory, given a [profile golden]
+# (jobs and memory pinned, so the planner decides the same on any machine)
+# and set up with each backend, with 2 and 16 jobs, and as a one-arch shard.
+# The scratch, build and cugen paths are replaced by @SRC@, @BUILD@ and
+# @CUGEN@, so two snapshots taken anywhere compare (the scratch path is
+# fixed: shard specs hash absolute paths). The toolkit probe's record
+# (nvcc's temporary names) is left out. The cache is off and no
+# build runs: what is compared is what setup decides with nothing learned.
+#
+# Environment: CUGEN (default ./cugen), CUDA_PATH (default /usr/local/cuda).
+set -eu
+here=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:?usage: tests/golden/snapshot.sh OUTDIR}
+CUGEN=${CUGEN:-$here/cugen}
+case $CUGEN in /*) ;; *) CUGEN=$(pwd)/$CUGEN ;; esac
+: "${CUDA_PATH:=/usr/local/cuda}"
+export CUDA_PATH PATH="$CUDA_PATH/bin:$PATH"
+unset CUGEN_CACHE_DIR CI GITHUB_ACTIONS GITLAB_CI TF_BUILD
+# one fixed scratch path: the shard spec's rule hashes cover absolute paths
+work=${TMPDIR:-/tmp}/cugen-golden-scratch
+rm -rf "$work"
+mkdir -p "$work"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+
+project() { # name: copy or generate it into $work/src/name
+	d=$work/src/$1
+	case $1 in
+	bench-A|bench-B|bench-C) sh "$here/bench/gen" "${1#bench-}" "$d" >/dev/null ;;
+	scale-40) sh "$here/bench/scale/gen" 40 "$d" >/dev/null ;;
+	*) mkdir -p "$work/src" && cp -R "$here/examples/$1" "$d" && rm -rf "$d"/build* ;;
+	esac
+	for j in 2 16; do
+		printf '\n[profile golden%s]\njobs = %s\nmemory = 32G\n' "$j" "$j" >>"$d/cugen.ini"
+	done
+}
+
+keep() { # name variant builddir: the files setup wrote, paths normalised
+	dest=$out/$1/$2
+	mkdir -p "$dest"
+	(cd "$3" && find . -type f ! -name edges.log ! -name probe.ini ! -name '.ninja_*' | sort) | while read -r f; do
+		mkdir -p "$dest/$(dirname "$f")"
+		sed -e "s#$3#@BUILD@#g" -e "s#$work/src/$1#@SRC@#g" -e "s#$CUGEN#@CUGEN@#g" \
+			"$3/$f" >"$dest/$f"
+	done
+}
+
+setup() { # name variant args...
+	n=$1 v=$2
+	shift 2
+	b=$work/build/$n/$v
+	if "$CUGEN" setup -S "$work/src/$n" -B "$b" "$@" >"$work/msg" 2>&1; then
+		if [ -f "$work/src/$n/cugen.mk" ]; then # automake: the fragment goes beside cugen.ini
+			mkdir -p "$b" && mv "$work/src/$n/cugen.mk" "$b/"
+		fi
+		keep "$n" "$v" "$b"
+	else
+		mkdir -p "$out/$n/$v"
+	fi
+	sed -e "s#$b#@BUILD@#g" -e "s#$work/src/$n#@SRC@#g" "$work/msg" >"$out/$n/$v/setup.txt"
+	case $v in ninja-*) # the planner's choices and reasons
+		"$CUGEN" plan -S "$work/src/$n" -B "$b" "$@" 2>&1 |
+			sed -e "s#$b#@BUILD@#g" -e "s#$work/src/$n#@SRC@#g" >"$out/$n/$v/plan.txt" ;;
+	esac
+}
+
+for n in saxpy multi rdc cdp bench-A bench-B bench-C scale-40; do
+	project "$n"
+	first=$(sed -n 's/^archs *= *\([0-9a-z_]*\).*/\1/p' "$work/src/$n/cugen.ini" | head -1)
+	for j in 2 16; do
+		setup "$n" "ninja-j$j" --profile "golden$j"
+		setup "$n" "make-j$j" --profile "golden$j" --backend make
+	done
+	setup "$n" automake --profile golden16 --backend automake
+	setup "$n" "shard-$first" --profile golden16 --archs "$first"
+	rm -rf "$work/build/$n"
+done
+echo "snapshot.sh: $(find "$out" -type f | wc -l) files in $out"
