@@ -1177,17 +1177,25 @@ static gboolean try_tail_split(GraphBuilder build, void *data, const History *h,
 	return ok;
 }
 
-/* CUGEN_SIMTRACE=FILE: the simulated build of the chosen graph, an edge
- * a line as it starts and ends. With CUGEN_SIMCOSTS=BUILDDIR, simulated
- * with the costs measured there instead (how this plan would have run
- * with that build's costs: the planner's own benchmark). Changes the
- * graph's costs: the last thing plan_make does. */
+/* plan --trace FILE: the simulated build of the chosen graph, an edge a
+ * line as it starts and ends. With --costs BUILDDIR, simulated with the
+ * costs measured there instead (how this plan would have run with that
+ * build's costs: the planner's own benchmark). Changes the graph's
+ * costs: the last thing plan_make does. */
 static void write_trace(Graph *g, const Plan *p, const Config *c, const GraphInfo *info, int threads)
 {
-	const char *path = g_getenv("CUGEN_SIMTRACE"), *costs = g_getenv("CUGEN_SIMCOSTS");
+	const char *path = p->trace, *costs = p->trace_costs;
 	FILE *trace;
-	if (!path || g->edges->len > 20000 || !(trace = fopen(path, "w")))
+	if (!path)
 		return;
+	if (g->edges->len > 20000) {
+		cg_warn("no trace written: %u edges (20,000 at most)", g->edges->len);
+		return;
+	}
+	if (!(trace = fopen(path, "w"))) {
+		cg_warn("cannot write the trace to %s: %s", path, g_strerror(errno));
+		return;
+	}
 	if (costs) {
 		History *h = history_load(costs);
 		Plan tp = *p;

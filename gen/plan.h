@@ -37,6 +37,8 @@ typedef struct {
 	gboolean ptxas_edges;            /* cicc and ptxas as edges of their own */
 	gboolean whole_device;           /* in: never ptxas edges (SetupArgs.whole_device) */
 	gboolean no_rank;                /* in: never host_rank (not the ninja backend) */
+	const char *trace;               /* in: write the simulated build here (plan --trace) */
+	const char *trace_costs;         /* in: ... with the costs measured in this build directory */
 	gboolean host_rank;              /* stamp edges after the host compiles (EdgeOptions) */
 	gboolean rank_considered;        /* the planner weighed host_rank */
 	int tail_split;                  /* --split-compile of the edges in split_edges, else 0 */

@@ -45,7 +45,48 @@ void setup_args_clear(SetupArgs *a)
 	g_free(a->backend);
 	g_free(a->archs);
 	g_strfreev(a->defines);
+	g_strfreev(a->debug);
+	g_free(a->trace);
+	g_free(a->costs);
 	g_strfreev(a->regen);
+}
+
+/* -d MODE, as ninja's -d: ways to look inside that change nothing a
+ * build depends on (timing), or that leave out one of the planner's
+ * alternatives, to compare with it (those are kept for regeneration). */
+static const struct {
+	const char *name, *what;
+} debug_table[] = {
+	{ "timing", "print the milliseconds each phase took, on standard error" },
+	{ "no-ptxas-edges", "keep cicc and ptxas in one device edge (no ptxas edges)" },
+	{ "no-host-rank", "no stamp edges after host compiles for ninja >= 1.12" },
+	{ "list", "list these modes" },
+};
+
+static gboolean debug_modes(SetupArgs *a, const char *cmd, GError **err)
+{
+	for (char **d = a->debug; d && *d; d++) {
+		guint i = 0;
+		while (i < G_N_ELEMENTS(debug_table) && strcmp(*d, debug_table[i].name) != 0)
+			i++;
+		if (i == G_N_ELEMENTS(debug_table)) {
+			cg_usage_error(err, "unknown debugging mode '%s' (see 'cugen %s -d list')", *d, cmd);
+			return FALSE;
+		}
+		if (strcmp(*d, "list") == 0) {
+			printf("debugging modes (-d MODE, repeatable):\n");
+			for (guint k = 0; k < G_N_ELEMENTS(debug_table); k++)
+				printf("  %-16s %s\n", debug_table[k].name, debug_table[k].what);
+			exit(0);
+		}
+		if (strcmp(*d, "timing") == 0)
+			cg_timing_enable();
+		else if (strcmp(*d, "no-ptxas-edges") == 0)
+			a->whole_device = TRUE;
+		else
+			a->no_rank = TRUE;
+	}
+	return TRUE;
 }
 
 gboolean setup_parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd,
@@ -61,6 +102,11 @@ gboolean setup_parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd
 		{ "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &a->defines, "Override an INI key", "SECTION.KEY=VALUE" },
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say more", NULL },
 		{ "json", 0, plan ? 0 : G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &a->json, "Machine-readable output (plan)", NULL },
+		{ "debug", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &a->debug, "Debugging mode (-d list lists them)", "MODE" },
+		{ "trace", 0, plan ? 0 : G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &a->trace,
+		  "Write the simulated build of the chosen graph to FILE", "FILE" },
+		{ "costs", 0, plan ? 0 : G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &a->costs,
+		  "With --trace: simulate with the costs measured in BUILDDIR", "BUILDDIR" },
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new(NULL);
@@ -81,6 +127,12 @@ gboolean setup_parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd
 	}
 	if (*argc > 1) {
 		cg_usage_error(err, "unexpected argument '%s' (see 'cugen %s --help')", (*argv)[1], cmd);
+		return FALSE;
+	}
+	if (!debug_modes(a, cmd, err))
+		return FALSE;
+	if (a->costs && !a->trace) {
+		cg_usage_error(err, "--costs needs --trace FILE (see 'cugen %s --help')", cmd);
 		return FALSE;
 	}
 	if (!a->srcdir)
@@ -264,6 +316,12 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 		g_ptr_array_add(regen, g_strdup("--backend"));
 		g_ptr_array_add(regen, g_strdup(a->backend));
 	}
+	/* the modes that change the graph: a regeneration keeps the same one */
+	for (char **d = a->debug; d && *d; d++)
+		if (strcmp(*d, "timing") != 0) {
+			g_ptr_array_add(regen, g_strdup("-d"));
+			g_ptr_array_add(regen, g_strdup(*d));
+		}
 regen_done:
 	eo->regen_args = regen;
 	eo->verbose = a->verbose;
@@ -276,8 +334,10 @@ regen_done:
 		gen->history_loading = g_thread_new("cugen-history", read_history, gen);
 	}
 	cg_timing("machine");
-	gen->plan.whole_device = a->whole_device || g_strcmp0(g_getenv("CUGEN_PTXAS_EDGES"), "0") == 0;
-	gen->plan.no_rank = strcmp(a->backend, "ninja") != 0 || g_strcmp0(g_getenv("CUGEN_HOST_RANK"), "0") == 0;
+	gen->plan.whole_device = a->whole_device;
+	gen->plan.no_rank = strcmp(a->backend, "ninja") != 0 || a->no_rank;
+	gen->plan.trace = a->trace;
+	gen->plan.trace_costs = a->costs;
 	gen->g = plan_make(gen->c, &gen->m, gen->history, build_graph, gen, &gen->info, &gen->plan, err);
 	history_wait(gen);
 	cg_timing("plan");

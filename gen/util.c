@@ -818,13 +818,17 @@ void stage_free(Stage *st)
 	g_free(st);
 }
 
+static gboolean timing_on;
+
+void cg_timing_enable(void)
+{
+	timing_on = TRUE;
+}
+
 void cg_timing(const char *what)
 {
 	static gint64 last;
-	static int on = -1;
-	if (on < 0)
-		on = g_getenv("CUGEN_TIMING") != NULL;
-	if (!on)
+	if (!timing_on)
 		return;
 	gint64 now = g_get_monotonic_time();
 	if (last)

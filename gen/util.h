@@ -60,9 +60,10 @@ void cg_usage_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 int cg_report(const GError *err);
 void cg_warn(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 void cg_note(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-/* With CUGEN_TIMING set, prints to stderr the time since the last mark
- * (or the first call) as "cugen: timing: WHAT N ms". */
+/* After cg_timing_enable() (-d timing), prints to stderr the time since
+ * the last mark (or the first call) as "cugen: timing: WHAT N ms". */
 void cg_timing(const char *what);
+void cg_timing_enable(void);
 
 /* The candidate closest to word (edit distance <= 2 or a case change), or
  * NULL. candidates is NULL-terminated. */

@@ -11,7 +11,7 @@
 # 0, on 2 cores, or where it would save under 2 s (1 s device compiles),
 # no split; a split taken on the default (guessed) costs is dropped once
 # a build measured short device compiles, and kept for long ones.
-# CUGEN_SIMTRACE writes the simulated build, edge by edge. The planner
+# cugen plan --trace writes the simulated build, edge by edge. The planner
 # may run cicc and ptxas as edges of their own (ptxas edges): a split
 # then covers both, and counts once (by the image). The planner sees a
 # ninja 1.11 (file order): from 1.12 it picks other sets.
@@ -135,25 +135,23 @@ grep -q '^split_compile=0$' s/.cugen/plan.ini || die "1 s device compiles: plan.
 
 note "a split taken on guessed costs is weighed anew once they are measured"
 # (whole device edges: with ptxas edges the default costs take no split here)
-export CUGEN_PTXAS_EDGES=0
-run "$CUGEN" setup -B g --profile eight
-[ "$(split_lines g | wc -l)" -ge 1 ] || { "$CUGEN" plan -B g --profile eight; die "8 cores, the default costs: no split"; }
+run "$CUGEN" setup -B g --profile eight -d no-ptxas-edges
+[ "$(split_lines g | wc -l)" -ge 1 ] || { "$CUGEN" plan -B g --profile eight -d no-ptxas-edges; die "8 cores, the default costs: no split"; }
 grep -q '^split_guessed=true$' g/.cugen/plan.ini || die "a split on guessed costs not marked so in plan.ini"
 history g 1 0.5
-run "$CUGEN" setup -B g --profile eight
+run "$CUGEN" setup -B g --profile eight -d no-ptxas-edges
 grep -q '_split' g/build.ninja && die "measured 1 s device compiles: the guessed split stayed"
 grep -q '^split_compile=0$' g/.cugen/plan.ini || die "measured: plan.ini does not record no split"
 grep -q '^split_guessed' g/.cugen/plan.ini && die "measured: plan.ini still says guessed"
-run "$CUGEN" setup -B k --profile eight
+run "$CUGEN" setup -B k --profile eight -d no-ptxas-edges
 sed -n 's/^split_edges=//p' k/.cugen/plan.ini >set.guessed
 history k 60 5
-run "$CUGEN" setup -B k --profile eight
+run "$CUGEN" setup -B k --profile eight -d no-ptxas-edges
 sed -n 's/^split_edges=//p' k/.cugen/plan.ini | cmp -s - set.guessed || die "measured 60 s device compiles: the guessed split changed"
 grep -q '^split_guessed' k/.cugen/plan.ini && die "measured 60 s: plan.ini still says guessed"
-unset CUGEN_PTXAS_EDGES
 
-note "CUGEN_SIMTRACE writes the simulated build (with CUGEN_SIMCOSTS, with a build's costs)"
-CUGEN_SIMTRACE="$WORK/trace.txt" CUGEN_SIMCOSTS=w "$CUGEN" plan -B w --profile wide >/dev/null || die "cugen plan with a trace failed"
+note "plan --trace writes the simulated build (with --costs, with a build's costs)"
+"$CUGEN" plan -B w --profile wide --trace "$WORK/trace.txt" --costs w >/dev/null || die "cugen plan with a trace failed"
 python3 - "$WORK/trace.txt" <<'EOF' || die "the trace is not a simulated build"
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
