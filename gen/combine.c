@@ -295,7 +295,7 @@ int cmd_combine(int argc, char **argv)
 	char *self = g_file_read_link("/proc/self/exe", NULL);
 	char *q = cg_sh_quote(self ? self : "cugen");
 	char *cmd = g_strdup_printf("%s import ${O}/id ${id} ${files}", q);
-	Rule *import = graph_rule(gen.g, "cuda_import", cmd, "CUDA import ${out}", NULL, NULL, NULL);
+	Rule *import = graph_rule(gen.g, RULE_IMPORT, cmd, "CUDA import ${out}", NULL, NULL, NULL);
 	g_free(cmd);
 	g_free(q);
 	guint n = 0;

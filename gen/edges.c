@@ -824,7 +824,7 @@ static Rule *make_cu_fe_rule(Ctx *x, TState *s)
 		g_free(wrapped);
 	}
 	g_string_append(c, " && mv -f ${O}/fe.cpp" TMP " ${out}");
-	Rule *r = graph_rule(x->g, "cuda_fe", c->str, "CUDA fe ${out}", "${out}.d", "gcc", "host");
+	Rule *r = graph_rule(x->g, RULE_FE, c->str, "CUDA fe ${out}", "${out}.d", "gcc", "host");
 	g_string_free(c, TRUE);
 	return r;
 }
@@ -842,7 +842,7 @@ static Rule *cu_pp_rule(Ctx *x, PipeArch *pa)
 	render_device_pp(x, c, pa, ii, tmp, full);
 	g_string_append_printf(c, " && cp ${O}/%s.full.d ${out}.d", pa->id);
 	publish(c, "${out}");
-	char *stem = g_strdup_printf("cuda_pp_%s", pa->id);
+	char *stem = g_strdup_printf(RULE_PP "_%s", pa->id);
 	char *desc = g_strdup_printf("CUDA pp %s ${out}", pa->id);
 	Rule *r = graph_rule(x->g, stem, c->str, desc, "${out}.d", "gcc", "device");
 	g_free(desc);
@@ -865,7 +865,7 @@ static Rule *cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a, int sc)
 {
 	gboolean split = x->opt->pp_edges && !x->cache;
 	char *cmd = dev_command(x, pa, a, split, sc);
-	char *stem = sc > 1 ? g_strdup_printf("cuda_dev_%s_split%d", pa->id, sc) : g_strdup_printf("cuda_dev_%s", pa->id);
+	char *stem = sc > 1 ? g_strdup_printf(RULE_DEV "_%s_split%d", pa->id, sc) : g_strdup_printf(RULE_DEV "_%s", pa->id);
 	char *name = arch_image_name(a);
 	char *desc = sc > 1 ? g_strdup_printf("CUDA %s ${out} (--split-compile %d)", name, sc)
 			    : g_strdup_printf("CUDA %s ${out}", name);
@@ -953,7 +953,7 @@ static Rule *cu_cicc_rule(Ctx *x, PipeArch *pa, int sc)
 	if (!split)
 		g_string_append_printf(c, " ${O}/%s.ii", pa->id);
 	publish(c, "${out}");
-	char *stem = sc > 1 ? g_strdup_printf("cuda_cicc_%s_split%d", pa->id, sc) : g_strdup_printf("cuda_cicc_%s", pa->id);
+	char *stem = sc > 1 ? g_strdup_printf(RULE_CICC "_%s_split%d", pa->id, sc) : g_strdup_printf(RULE_CICC "_%s", pa->id);
 	char *desc = sc > 1 ? g_strdup_printf("CUDA cicc %s ${out} (--split-compile %d)", pa->id, sc)
 			    : g_strdup_printf("CUDA cicc %s ${out}", pa->id);
 	Rule *r = graph_rule(x->g, stem, c->str, desc, split ? NULL : "${out}.d", split ? NULL : "gcc", "device");
@@ -972,7 +972,7 @@ static Rule *cu_ptxas_rule(Ctx *x, PipeArch *pa, const Arch *a, int sc)
 	render(c, ptxas);
 	g_ptr_array_free(ptxas, TRUE);
 	publish(c, "${out}");
-	char *stem = sc > 1 ? g_strdup_printf("cuda_ptxas_%s_split%d", pa->id, sc) : g_strdup_printf("cuda_ptxas_%s", pa->id);
+	char *stem = sc > 1 ? g_strdup_printf(RULE_PTXAS "_%s_split%d", pa->id, sc) : g_strdup_printf(RULE_PTXAS "_%s", pa->id);
 	char *name = arch_image_name(a);
 	char *desc = sc > 1 ? g_strdup_printf("CUDA %s ${out} (--split-compile %d)", name, sc)
 			    : g_strdup_printf("CUDA %s ${out}", name);
@@ -1073,7 +1073,7 @@ static Rule *cu_stub_rule(Ctx *x, const char *id)
 {
 	char *cugen = cg_sh_quote(x->opt->cugen);
 	char *cmd = g_strdup_printf("%s exec " EDGE_LOG " ${out} -- %s stub ${O}/%s.stub.c ${out}", cugen, cugen, id);
-	char *stem = g_strdup_printf("cuda_stub_%s", id);
+	char *stem = g_strdup_printf(RULE_STUB "_%s", id);
 	Rule *r = graph_rule(x->g, stem, cmd, "CUDA stub ${out}", NULL, NULL, NULL);
 	g_free(stem);
 	r->restat = TRUE;
@@ -1144,7 +1144,7 @@ static Rule *make_cu_syntax_stub_rule(Ctx *x, TState *s)
 	g_string_append_printf(c, "%s stub ${O}/syntax.stub.c ${out} && rm -f ${O}/syntax.stub.c%s", cugen_q(x),
 			       pp ? "" : " && touch ${out}");
 	g_free(ii);
-	Rule *r = graph_rule(x->g, "cuda_stub_syntax", c->str, "CUDA stub ${out}", pp ? NULL : "${out}.d",
+	Rule *r = graph_rule(x->g, RULE_STUB "_syntax", c->str, "CUDA stub ${out}", pp ? NULL : "${out}.d",
 			     pp ? NULL : "gcc", "device");
 	r->restat = pp;
 	g_string_free(c, TRUE);
@@ -1183,7 +1183,7 @@ static Rule *make_cu_fatbin_rule(Ctx *x, TState *s)
 	g_string_append_printf(c, " --update-section %s=${O}/fatbin ${O}/host.o ${out}" TMP,
 			       s->pipe->rdc ? "__nv_relfatbin" : ".nv_fatbin");
 	publish(c, "${out}");
-	Rule *r = graph_rule(x->g, "cuda_fatbin", c->str, "CUDA fatbin ${out}", NULL, NULL, "host");
+	Rule *r = graph_rule(x->g, RULE_FATBIN, c->str, "CUDA fatbin ${out}", NULL, NULL, "host");
 	g_string_free(c, TRUE);
 	return r;
 }
@@ -1204,7 +1204,7 @@ static Rule *make_cu_host_rule(Ctx *x, TState *s)
 	render(c, cc);
 	g_ptr_array_free(cc, TRUE);
 	publish(c, "${out}");
-	Rule *r = graph_rule(x->g, "cuda_host", c->str, "CUDA host ${out}", NULL, NULL, "host");
+	Rule *r = graph_rule(x->g, RULE_HOST, c->str, "CUDA host ${out}", NULL, NULL, "host");
 	g_string_free(c, TRUE);
 	return r;
 }
@@ -1233,7 +1233,7 @@ static void device_link_objects(Ctx *x, TState *s, Source *src, const char *O, c
 		render_arg(c, x->c->objcopy);
 		g_string_append_printf(c, " --update-section __nv_relfatbin=${O}/sm_%s.fatbin ${O}/host.o ${out}" TMP, id);
 		publish(c, "${out}");
-		char *stem = g_strdup_printf("cuda_dlobj_%s", id);
+		char *stem = g_strdup_printf(RULE_DLOBJ "_%s", id);
 		Rule *r = graph_rule(x->g, stem, c->str, "CUDA dlink object ${out}", NULL, NULL, "host");
 		g_free(stem);
 		g_string_free(c, TRUE);
@@ -1520,7 +1520,7 @@ static void cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const c
 		/* host.o -> host.rank1 -> host.rank2 ||-> the fatbin edge: ninja
 		 * (from 1.12) then counts as many edges after the host compile
 		 * as after a cicc edge, and breaks the tie in file order */
-		Rule *stamp = graph_rule(g, "cugen_rank", "touch ${out}", "stamp ${out}", NULL, NULL, NULL);
+		Rule *stamp = graph_rule(g, RULE_RANK, "touch ${out}", "stamp ${out}", NULL, NULL, NULL);
 		const char *prev = host;
 		for (int k = 1; k <= 2; k++) {
 			Edge *r = graph_edge(g, EK_RANK, stamp);
@@ -1576,7 +1576,7 @@ static void cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const 
 	g_ptr_array_free(args, TRUE);
 	g_string_append(c, " -MD -MP -MF ${out}.d -MT ${out} ${in} -o ${out}" TMP);
 	publish(c, "${out}");
-	Rule *r = graph_rule(x->g, "cuda_nvcc", c->str, "CUDA nvcc ${out}", "${out}.d", "gcc", "device");
+	Rule *r = graph_rule(x->g, RULE_NVCC, c->str, "CUDA nvcc ${out}", "${out}.d", "gcc", "device");
 	g_string_free(c, TRUE);
 	Edge *e = graph_edge(x->g, EK_NVCC, r);
 	e->target = s->t->name;
@@ -1629,7 +1629,7 @@ static void host_tu(Ctx *x, TState *s, Source *src, const char *in, const char *
 				     " && mv -f ${out}" TMP " ${out}", NULL);
 	g_string_free(m, TRUE);
 	g_string_append(c, " -MD -MP -MF ${out}.d -c ${in} -o ${out}");
-	Rule *r = graph_rule(x->g, cxx ? "cxx" : "cc", rule_cmd, cxx ? "CXX ${out}" : "CC ${out}",
+	Rule *r = graph_rule(x->g, cxx ? RULE_CXX : RULE_CC, rule_cmd, cxx ? "CXX ${out}" : "CC ${out}",
 			     "${out}.d", "gcc", "host");
 	Edge *e = graph_edge(x->g, cxx ? EK_CXX : EK_CC, r);
 	e->target = t->name;
@@ -1702,7 +1702,7 @@ static Rule *ar_rule(Ctx *x)
 	render_words(c, x->c->ar);
 	g_string_append(c, " crs ${out}" TMP " ${in}");
 	publish(c, "${out}");
-	Rule *r = graph_rule(x->g, "ar", c->str, "AR ${out}", NULL, NULL, "link");
+	Rule *r = graph_rule(x->g, RULE_AR, c->str, "AR ${out}", NULL, NULL, "link");
 	g_string_free(c, TRUE);
 	return r;
 }
@@ -1948,7 +1948,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 		char *reg_out = g_strdup_printf("${O}/sm_%s.reg.c", id);
 		publish(c, reg_out);
 		g_free(reg_out);
-		char *stem = g_strdup_printf("cuda_nvlink_%s", id);
+		char *stem = g_strdup_printf(RULE_NVLINK "_%s", id);
 		char *desc = g_strdup_printf("CUDA nvlink sm_%s ${out}", id);
 		Rule *r = graph_rule(x->g, stem, c->str, desc, NULL, NULL, "link");
 		g_free(desc);
@@ -2003,7 +2003,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 	g_string_append(c, images->str);
 	g_string_append(c, " --embedded-fatbin=${out}" TMP);
 	publish(c, "${out}");
-	Rule *r = graph_rule(x->g, "cuda_dlink_fatbin", c->str, "CUDA dlink fatbin ${out}", NULL, NULL, "link");
+	Rule *r = graph_rule(x->g, RULE_DLFATBIN, c->str, "CUDA dlink fatbin ${out}", NULL, NULL, "link");
 	g_string_free(c, TRUE);
 	g_string_free(images, TRUE);
 	Edge *fb = graph_edge(x->g, EK_DLFATBIN, r);
@@ -2036,7 +2036,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 	render(c, host);
 	g_ptr_array_free(host, TRUE);
 	publish(c, "${out}");
-	r = graph_rule(x->g, "cuda_dlink_host", c->str, "CUDA dlink host ${out}", NULL, NULL, "host");
+	r = graph_rule(x->g, RULE_DLHOST, c->str, "CUDA dlink host ${out}", NULL, NULL, "host");
 	g_string_free(c, TRUE);
 	Edge *h = graph_edge(x->g, EK_DLHOST, r);
 	h->target = t->name;
@@ -2133,7 +2133,7 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 		}
 	}
 	publish(c, "${out}");
-	Rule *r = graph_rule(x->g, "link", c->str, "LINK ${out}", NULL, NULL, "link");
+	Rule *r = graph_rule(x->g, RULE_LINK, c->str, "LINK ${out}", NULL, NULL, "link");
 	g_string_free(c, TRUE);
 	Edge *e = graph_edge(x->g, EK_LINK, r);
 	e->target = t->name;
@@ -2168,7 +2168,7 @@ static GPtrArray *data_copies(Ctx *x, Target *t)
 		return outs;
 	GString *c = g_string_new("cp -f ${in} ${out}" TMP);
 	publish(c, "${out}");
-	Rule *r = graph_rule(x->g, "data", c->str, "DATA ${out}", NULL, NULL, NULL);
+	Rule *r = graph_rule(x->g, RULE_DATA, c->str, "DATA ${out}", NULL, NULL, NULL);
 	g_string_free(c, TRUE);
 	for (guint i = 0; i < t->data->len; i++) {
 		const char *relp = g_ptr_array_index(t->data, i);
@@ -2219,7 +2219,7 @@ static void regen_edge(Ctx *x)
 	render_arg(c, x->opt->cugen);
 	for (guint i = 0; i < x->opt->regen_args->len; i++)
 		render_arg(c, g_ptr_array_index(x->opt->regen_args, i));
-	Rule *r = graph_rule(x->g, "regen", c->str, "Regenerating build files (cugen.ini changed)", NULL, NULL, "console");
+	Rule *r = graph_rule(x->g, RULE_REGEN, c->str, "Regenerating build files (cugen.ini changed)", NULL, NULL, "console");
 	r->generator = TRUE;
 	g_string_free(c, TRUE);
 	Edge *e = graph_edge(x->g, EK_REGEN, r);
@@ -2403,7 +2403,7 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 			 * manifest, in BUILDDIR/shard (for cugen combine) */
 			char *cugen = cg_sh_quote(opt->cugen);
 			char *cmd = g_strdup_printf("%s manifest " SHARD_SPEC " " SHARD_DIR, cugen);
-			Rule *r = graph_rule(x.g, "cuda_manifest", cmd, "CUDA shard manifest", NULL, NULL, NULL);
+			Rule *r = graph_rule(x.g, RULE_MANIFEST, cmd, "CUDA shard manifest", NULL, NULL, NULL);
 			g_free(cmd);
 			g_free(cugen);
 			Edge *me = graph_edge(x.g, EK_MANIFEST, r);

@@ -80,10 +80,10 @@ GString *gate_outer(const Graph *g, const char *header, const char *cugen, GErro
 	Graph *o = graph_new();
 	char *q = cg_ninja_sh_quote(cugen);
 	char *cmd = g_strdup_printf("%s gate", q);
-	Rule *r = graph_rule(o, "gate", cmd, "cugen gate: the full graph (" GATE_FULL ")", GATE_DEPFILE, "gcc",
+	Rule *r = graph_rule(o, RULE_GATE, cmd, "cugen gate: the full graph (" GATE_FULL ")", GATE_DEPFILE, "gcc",
 			     "console");
 	g_free(cmd);
-	Edge *e = graph_edge(o, EK_MANIFEST, r);
+	Edge *e = graph_edge(o, EK_GATE, r);
 	edge_out(e, GATE_STAMP);
 	edge_in(e, GATE_FULL);
 	for (guint i = 0; i < leaves->len; i++)
@@ -95,7 +95,7 @@ GString *gate_outer(const Graph *g, const char *header, const char *cugen, GErro
 	 * after a build that had nothing to relink; with restat, an edit made
 	 * while the build ran would be lost) */
 	cmd = g_strdup_printf("%s gate ${target}", q);
-	Rule *fwd = graph_rule(o, "gate_target", cmd, "cugen gate: ${target} (" GATE_FULL ")", NULL, NULL, "console");
+	Rule *fwd = graph_rule(o, RULE_GATE "_target", cmd, "cugen gate: ${target} (" GATE_FULL ")", NULL, NULL, "console");
 	g_free(cmd);
 	g_free(q);
 	GPtrArray *named = g_ptr_array_new();
@@ -106,7 +106,7 @@ GString *gate_outer(const Graph *g, const char *header, const char *cugen, GErro
 	}
 	g_ptr_array_extend(named, finals, NULL, NULL);
 	for (guint i = 0; i < named->len; i++) {
-		Edge *f = graph_edge(o, EK_MANIFEST, fwd);
+		Edge *f = graph_edge(o, EK_GATE, fwd);
 		edge_out(f, g_ptr_array_index(named, i));
 		char *t = cg_sh_quote(g_ptr_array_index(named, i));
 		edge_var(f, "target", t);

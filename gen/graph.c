@@ -5,20 +5,6 @@
 
 #include "util.h"
 
-static const char *const kind_names[EK_COUNT] = {
-	[EK_FE] = "fe", [EK_DEV] = "dev", [EK_DEVPP] = "dev-pp", [EK_CICC] = "dev-cicc", [EK_STUB] = "stub", [EK_FATBIN] = "fatbin", [EK_RANK] = "rank",
-	[EK_HOST] = "host", [EK_NVCC] = "nvcc",
-	[EK_DLOBJ] = "dlink-obj", [EK_NVLINK] = "nvlink", [EK_DLFATBIN] = "dlink-fatbin",
-	[EK_DLHOST] = "dlink-host", [EK_CC] = "cc", [EK_CXX] = "cxx",
-	[EK_AR] = "ar", [EK_LINK] = "link", [EK_DATA] = "data", [EK_MANIFEST] = "manifest", [EK_REGEN] = "regen",
-	[EK_PHONY] = "phony",
-};
-
-const char *edge_kind_name(EdgeKind k)
-{
-	return kind_names[k];
-}
-
 static void rule_free(gpointer p)
 {
 	Rule *r = p;

@@ -12,36 +12,10 @@
 
 #include <glib.h>
 
+#include "kinds.h"
 #include "util.h"
 
-typedef enum {
-	EK_FE,        /* host preprocess + cudafe++ (module id, .cudafe1.cpp) */
-	EK_DEV,       /* per TU per arch: preprocess + cicc (+ ptxas) */
-	EK_DEVPP,     /* per TU per arch: the device preprocess alone (planner's pp_edges) */
-	EK_CICC,      /* per TU per arch: cicc alone, its PTX for a ptxas-only dev edge
-	               * (planner's ptxas_edges) */
-	EK_STUB,      /* the host stub, from one arch's dev edge */
-	EK_HOST,      /* host compile against a placeholder fatbin */
-	EK_FATBIN,    /* fatbinary of one TU's images, objcopied into the host object */
-	EK_NVCC,      /* split = tu: one nvcc -c per TU */
-	EK_DLOBJ,     /* rdc: one arch's relocatable image in a host object */
-	EK_NVLINK,    /* rdc: per target per arch device link */
-	EK_DLFATBIN,  /* rdc: fatbinary -link of the linked images */
-	EK_DLHOST,    /* rdc: host side of the device link (link.stub) */
-	EK_CC,        /* C compile */
-	EK_CXX,       /* C++ compile */
-	EK_AR,        /* static library */
-	EK_LINK,      /* executable or shared library */
-	EK_RANK,      /* a stamp after a host compile, so that ninja >= 1.12 ranks the
-	               * host compile with the device compiles (planner's host_rank) */
-	EK_DATA,      /* a run-time file copied into the build directory (data =) */
-	EK_MANIFEST,  /* shard manifest */
-	EK_REGEN,     /* re-run cugen */
-	EK_PHONY,
-	EK_COUNT
-} EdgeKind;
-
-const char *edge_kind_name(EdgeKind k);
+/* EdgeKind and its names: kinds.h, the one table. */
 
 typedef struct {
 	char *name;

@@ -125,37 +125,72 @@ static gboolean parse_header(const char *s, gsize n, const char *name, int *vers
 	return TRUE;
 }
 
-/* The latest run: after the last place where end times go back, and after
- * the last earlier line of an output that the run logs again. */
-static void find_latest(NinjaLog *log)
+/* Where the last run of all[0, end) starts: after the last place where
+ * end times go back, and after the last earlier line of an output that
+ * the run logs again. */
+static guint run_start(const GPtrArray *all, guint end)
 {
-	GPtrArray *all = log->all;
-	if (!all->len)
-		return;
 	guint start = 0;
-	log->runs = 1;
-	for (guint i = 1; i < all->len; i++) {
+	for (guint i = 1; i < end; i++) {
 		const NinjaLogEntry *a = g_ptr_array_index(all, i - 1);
 		const NinjaLogEntry *b = g_ptr_array_index(all, i);
-		if (b->end_ms < a->end_ms) {
+		if (b->end_ms < a->end_ms)
 			start = i;
-			log->runs++;
-		}
 	}
 	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
 	guint first = start;
-	for (guint i = all->len; i > start; i--) {
+	for (guint i = end; i > start; i--) {
 		const NinjaLogEntry *e = g_ptr_array_index(all, i - 1);
 		if (g_hash_table_contains(seen, e->output)) {
 			first = i;
-			log->runs++;
 			break;
 		}
 		g_hash_table_add(seen, e->output);
 	}
 	g_hash_table_destroy(seen);
-	for (guint i = first; i < all->len; i++)
-		g_ptr_array_add(log->latest, g_ptr_array_index(all, i));
+	return first;
+}
+
+static void select_run(NinjaLog *log, guint first, guint end)
+{
+	g_ptr_array_set_size(log->latest, 0);
+	for (guint i = first; i < end; i++)
+		g_ptr_array_add(log->latest, g_ptr_array_index(log->all, i));
+	log->latest_first = first;
+}
+
+static void find_latest(NinjaLog *log)
+{
+	GPtrArray *all = log->all;
+	if (!all->len)
+		return;
+	/* runs: one, plus each place end times go back, plus the repeated
+	 * output that starts the latest run */
+	log->runs = 1;
+	for (guint i = 1; i < all->len; i++) {
+		const NinjaLogEntry *a = g_ptr_array_index(all, i - 1);
+		const NinjaLogEntry *b = g_ptr_array_index(all, i);
+		if (b->end_ms < a->end_ms)
+			log->runs++;
+	}
+	guint first = run_start(all, all->len);
+	guint back = 0;
+	for (guint i = 1; i < all->len; i++)
+		if (((const NinjaLogEntry *)g_ptr_array_index(all, i))->end_ms <
+		    ((const NinjaLogEntry *)g_ptr_array_index(all, i - 1))->end_ms)
+			back = i;
+	if (first != back)
+		log->runs++;
+	select_run(log, first, all->len);
+}
+
+gboolean ninjalog_select_earlier(NinjaLog *log)
+{
+	if (!log->latest->len || !log->latest_first)
+		return FALSE;
+	guint end = log->latest_first;
+	select_run(log, run_start(log->all, end), end);
+	return TRUE;
 }
 
 NinjaLog *ninjalog_parse(const char *data, gsize len, const char *name, GError **err)

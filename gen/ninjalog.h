@@ -31,6 +31,7 @@ typedef struct {
 	/* The latest run: its entries in log order, one per output (later
 	 * lines win). Points into all. */
 	GPtrArray *latest;
+	guint latest_first;   /* the index in all of latest's first entry */
 	guint runs;           /* runs found in the log (0 when it has no entries) */
 	guint malformed;      /* malformed lines skipped (not the truncated last one) */
 	guint first_malformed;/* the line number of the first of them */
@@ -46,6 +47,9 @@ typedef struct {
  * version other than 5, 6 or 7. */
 NinjaLog *ninjalog_parse(const char *data, gsize len, const char *name, GError **err);
 void ninjalog_free(NinjaLog *log);
+/* Make latest the run before it (by the same two rules, on the lines
+ * before it); FALSE, and nothing changed, when there is none. */
+gboolean ninjalog_select_earlier(NinjaLog *log);
 
 /* ---- build.ninja ---- */
 

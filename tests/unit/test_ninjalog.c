@@ -329,6 +329,19 @@ static void test_kinds(void)
 	kind_is("cuda_dev_90", "CUDA compute_90 ${out}", "dev", "compute_90");
 	kind_is("cuda_dev_100f_1", NULL, "dev", "sm_100f");
 	kind_is("cuda_dev_120", "", "dev", "sm_120");
+	kind_is("cuda_dev_80_split4", "CUDA sm_80 ${out} (--split-compile 4)", "dev", "sm_80");
+	kind_is("cuda_dev_80_split4_1", NULL, "dev", "sm_80");
+	/* ptxas edges: cicc and ptxas apart; the device preprocess apart */
+	kind_is("cuda_ptxas_90", "CUDA ptxas sm_90 ${out}", "dev", "sm_90");
+	kind_is("cuda_cicc_90", "CUDA cicc ${out}", "dev-cicc", "sm_90");
+	kind_is("cuda_cicc_120_split4", NULL, "dev-cicc", "sm_120");
+	kind_is("cuda_pp_75", "CUDA pp ${out}", "dev-pp", "sm_75");
+	kind_is("cuda_pp_75_2", NULL, "dev-pp", "sm_75");
+	kind_is("cugen_rank", "stamp ${out}", "rank", NULL);
+	kind_is("data", "DATA ${out}", "data", NULL);
+	kind_is("gate", NULL, "gate", NULL);
+	kind_is("gate_target", NULL, "gate", NULL);
+	kind_is("cuda_pp__1", NULL, "other", NULL);
 	kind_is("cuda_stub_syntax", "CUDA stub ${out}", "stub", NULL);
 	kind_is("cuda_stub_80", "CUDA stub ${out}", "stub", NULL);
 	kind_is("cuda_host_3", "CUDA host ${out}", "host", NULL);
@@ -440,6 +453,76 @@ static void test_compute(void)
 	manifest_free(m);
 }
 
+/* The critical path is the longest chain, not the chain of the inputs that
+ * finished last: here the link's last input (b, 250 ms) ends a chain of
+ * 300 ms, while a1 -> a2 -> the link takes 650 ms. Per TU, the TUs by
+ * edge time. */
+static void test_critical_longest(void)
+{
+	static const char text[] =
+		"# build.ninja for project demo, written by cugen 0.1.0.\n"
+		"rule cuda_pp_80\n  command = pp\n  description = CUDA pp 80 ${out}\n"
+		"rule cuda_cicc_80\n  command = cicc\n  description = CUDA cicc 80 ${out}\n"
+		"rule cuda_ptxas_80\n  command = ptxas\n  description = CUDA sm_80 ${out}\n"
+		"rule cxx\n  command = c++\n"
+		"rule link\n  command = ld\n"
+		"build obj/t/k.cu.p/80.ii: cuda_pp_80 ../k.cu\n"
+		"build obj/t/k.cu.p/compute_80.ptx: cuda_cicc_80 obj/t/k.cu.p/80.ii\n"
+		"build obj/t/k.cu.p/sm_80.cubin: cuda_ptxas_80 obj/t/k.cu.p/compute_80.ptx\n"
+		"build obj/t/m.cpp.o: cxx ../m.cpp\n"
+		"build lib.stamp: phony obj/t/k.cu.p/sm_80.cubin\n"
+		"build app: link obj/t/m.cpp.o || lib.stamp\n";
+	GError *err = NULL;
+	Manifest *m = manifest_parse(text, sizeof text - 1, "b/build.ninja", &err);
+	g_assert_no_error(err);
+	NinjaLog *log = parse("# ninja log v5\n"
+			      "0\t100\t0\tobj/t/k.cu.p/80.ii\t1\n"
+			      "100\t400\t0\tobj/t/k.cu.p/compute_80.ptx\t2\n"
+			      "400\t600\t0\tobj/t/k.cu.p/sm_80.cubin\t3\n"
+			      "350\t620\t0\tobj/t/m.cpp.o\t4\n"
+			      "620\t670\t0\tapp\t5\n");
+	Report *r = report_compute(log, m);
+	g_assert_cmpuint(r->critical->len, ==, 4);
+	g_assert_cmpstr(((ReportEdge *)g_ptr_array_index(r->critical, 0))->kind, ==, "dev-pp");
+	g_assert_cmpstr(((ReportEdge *)g_ptr_array_index(r->critical, 1))->kind, ==, "dev-cicc");
+	g_assert_cmpstr(((ReportEdge *)g_ptr_array_index(r->critical, 2))->kind, ==, "dev");
+	g_assert_cmpstr(((ReportEdge *)g_ptr_array_index(r->critical, 3))->name, ==, "app");
+	g_assert_cmpint(r->critical_ms, ==, 100 + 300 + 200 + 50);
+	g_assert_false(edge_named(r, "obj/t/m.cpp.o")->critical);
+	for (guint i = 0; i < r->edges->len; i++)
+		g_assert_cmpuint(((ReportEdge *)g_ptr_array_index(r->edges, i))->ek, <, EK_COUNT);
+	GArray *tus = report_groups(r, GROUP_TU);
+	g_assert_cmpuint(tus->len, ==, 2);
+	g_assert_cmpstr(g_array_index(tus, ReportGroup, 0).name, ==, "k.cu (t)");
+	g_assert_cmpint(g_array_index(tus, ReportGroup, 0).ms, ==, 600);
+	g_assert_cmpstr(g_array_index(tus, ReportGroup, 1).name, ==, "m.cpp (t)");
+	g_array_free(tus, TRUE);
+	GString *sum = report_summary(r, log, "b/.ninja_log");
+	g_assert_nonnull(strstr(sum->str, "critical path  0.650 s in 4 edges"));
+	g_assert_nonnull(strstr(sum->str, "k.cu (t): dev-cicc sm_80 0.300 s"));
+	g_string_free(sum, TRUE);
+	report_free(r);
+	ninjalog_free(log);
+	manifest_free(m);
+}
+
+/* An earlier run is found by the same rules as the latest. */
+static void test_select_earlier(void)
+{
+	NinjaLog *log = parse("# ninja log v5\n"
+			      "0\t500\t0\ta.o\t1\n"
+			      "0\t900\t0\tapp\t2\n"
+			      "0\t300\t0\tbuild.ninja\t3\n");
+	g_assert_cmpuint(log->runs, ==, 2);
+	g_assert_cmpuint(log->latest->len, ==, 1);
+	g_assert_true(ninjalog_select_earlier(log));
+	g_assert_cmpuint(log->latest->len, ==, 2);
+	g_assert_cmpstr(((NinjaLogEntry *)g_ptr_array_index(log->latest, 1))->output, ==, "app");
+	g_assert_false(ninjalog_select_earlier(log));
+	g_assert_cmpuint(log->latest->len, ==, 2);
+	ninjalog_free(log);
+}
+
 static void test_compute_empty(void)
 {
 	NinjaLog *log = parse("# ninja log v7\n");
@@ -474,6 +557,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/manifest/parse", test_manifest);
 	g_test_add_func("/report/kinds", test_kinds);
 	g_test_add_func("/report/compute", test_compute);
+	g_test_add_func("/report/critical_longest", test_critical_longest);
+	g_test_add_func("/ninjalog/select_earlier", test_select_earlier);
 	g_test_add_func("/report/compute_empty", test_compute_empty);
 	return g_test_run();
 }
