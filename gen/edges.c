@@ -24,9 +24,12 @@
 
 #include "cache.h"
 #include "pipeline.h"
+#include "resolve.h"
 #include "shard.h"
 #include "util.h"
 
+/* Per target, for one graph: what resolve.c found (borrowed, not
+ * changed: every field from t to stub_arch), then what this graph makes. */
 typedef struct {
 	Target *t;
 	ArchSet *project;      /* the target's pinned arch set */
@@ -68,6 +71,7 @@ typedef struct TArch {
 } TArch;
 
 typedef struct {
+	const Resolved *r;
 	Config *c;
 	Toolkit *tk;
 	const EdgeOptions *opt;
@@ -75,30 +79,39 @@ typedef struct {
 	GHashTable *state;     /* Target* -> TState* */
 	GHashTable *arch_outs; /* "sm_80" -> GPtrArray* of device outputs (interned) */
 	GHashTable *objnames;  /* O prefixes in use */
-	char *cudart_dir;      /* -L for cudart */
 	char *nvvm_shim;       /* BUILDDIR-relative nvvm dir for nvlink -dlto, or NULL */
 	gboolean shim_made;
-	gboolean relative;     /* the build directory is inside the project */
 	char *cache;           /* the device compile cache directory, or NULL */
 	char *cugen_q;
 	GraphInfo *info;
 	GHashTable *data_outs;  /* data copies made (project-relative paths) */
-	GHashTable *toolkit_libs; /* libs name -> "1" (the toolkit has it) or "" */
 } Ctx;
+
+static TState *tstate_new(const RTarget *rt)
+{
+	TState *s = g_new0(TState, 1);
+	s->t = rt->t;
+	s->project = rt->project;
+	s->build = rt->build;
+	s->pipe = rt->pipe;
+	s->tu = rt->tu;
+	s->has_cuda = rt->has_cuda;
+	s->uses_toolkit = rt->uses_toolkit;
+	s->links_cuda = rt->links_cuda;
+	s->nvcc_args = rt->nvcc_args;
+	s->includes = rt->includes;
+	s->defines = rt->defines;
+	s->user_libs = rt->user_libs;
+	s->stub_arch = g_strdup(rt->stub_arch);
+	s->objects = g_ptr_array_new_with_free_func(g_free);
+	s->dl_items = g_ptr_array_new_with_free_func(g_free);
+	s->rules = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	return s;
+}
 
 static void tstate_free(gpointer p)
 {
 	TState *s = p;
-	archset_free(s->project);
-	archset_free(s->build);
-	pipeline_free(s->pipe);
-	if (s->nvcc_args)
-		g_ptr_array_free(s->nvcc_args, TRUE);
-	g_ptr_array_free(s->includes, TRUE);
-	if (s->defines)
-		g_ptr_array_free(s->defines, TRUE);
-	if (s->user_libs)
-		g_ptr_array_free(s->user_libs, TRUE);
 	g_ptr_array_free(s->objects, TRUE);
 	g_ptr_array_free(s->dl_items, TRUE);
 	if (s->dl_archives)
@@ -114,13 +127,14 @@ static void tstate_free(gpointer p)
 	g_free(s);
 }
 
-/* Paths in commands: relative when the build directory is inside the
- * project (so the checkout's location does not matter), else absolute. */
 static char *rel(Ctx *x, const char *abs)
 {
-	if (x->relative && g_str_has_prefix(abs, x->c->srcdir))
-		return cg_relpath(abs, x->opt->builddir);
-	return g_strdup(abs);
+	return resolve_rel(x->r, abs);
+}
+
+static GPtrArray *nvcc_head(Ctx *x, const char *mode)
+{
+	return resolve_nvcc_head(x->r, mode);
 }
 
 /* ---- rendering templates into rule commands ---- */
@@ -201,37 +215,6 @@ static void render_words(GString *out, const char *words)
 	for (guint i = 0; i < w->len; i++)
 		render_arg(out, g_ptr_array_index(w, i));
 	g_ptr_array_free(w, TRUE);
-}
-
-static GPtrArray *copy_argv(GPtrArray *a)
-{
-	GPtrArray *c = g_ptr_array_new_with_free_func(g_free);
-	for (guint i = 0; i < a->len; i++)
-		g_ptr_array_add(c, g_strdup(g_ptr_array_index(a, i)));
-	return c;
-}
-
-/* Whether an argument holds the placeholder ph. */
-static gboolean argv_has(GPtrArray *argv, const char *ph)
-{
-	for (guint i = 0; i < argv->len; i++)
-		if (strstr(g_ptr_array_index(argv, i), ph))
-			return TRUE;
-	return FALSE;
-}
-
-/* Replace a placeholder in every argument. */
-static void subst(GPtrArray *argv, const char *ph, const char *value)
-{
-	for (guint i = 0; i < argv->len; i++) {
-		char *a = g_ptr_array_index(argv, i);
-		if (!strstr(a, ph))
-			continue;
-		char **parts = g_strsplit(a, ph, -1);
-		argv->pdata[i] = g_strjoinv(value, parts);
-		g_strfreev(parts);
-		g_free(a);
-	}
 }
 
 /* ---- outputs written whole ----
@@ -317,445 +300,6 @@ static GPtrArray *arch_outs(Ctx *x, const char *arch)
 	return v;
 }
 
-/* ---- nvcc flag sets ---- */
-
-static char *escape_commas(const char *s)
-{
-	GString *o = g_string_new(NULL);
-	for (const char *p = s; *p; p++) {
-		if (*p == ',')
-			g_string_append_c(o, '\\');
-		g_string_append_c(o, *p);
-	}
-	return g_string_free(o, FALSE);
-}
-
-/* An nvcc command's first words: MODE (-c, -dlink), the target
- * directory of a cross build and the host compiler. */
-static GPtrArray *nvcc_head(Ctx *x, const char *mode)
-{
-	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
-	g_ptr_array_add(a, g_strdup(mode));
-	if (*x->c->target_triple) {
-		g_ptr_array_add(a, g_strdup("-target-dir"));
-		g_ptr_array_add(a, g_strdup(x->tk->target));
-	}
-	if (x->c->ccbin && *x->c->ccbin) {
-		g_ptr_array_add(a, g_strdup("-ccbin"));
-		g_ptr_array_add(a, g_strdup(x->c->ccbin));
-	}
-	return a;
-}
-
-/* The target's nvcc flags, then its host flags (and -fPIC) for the host
- * compiler, each behind -Xcompiler. */
-static void add_target_flags(GPtrArray *a, const Target *t)
-{
-	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
-	cg_split_words(t->cuda_flags, w, NULL);
-	for (guint i = 0; i < w->len; i++)
-		g_ptr_array_add(a, g_strdup(g_ptr_array_index(w, i)));
-	g_ptr_array_set_size(w, 0);
-	cg_split_words(t->host_flags, w, NULL);
-	if (t->pic)
-		g_ptr_array_add(w, g_strdup("-fPIC"));
-	for (guint i = 0; i < w->len; i++) {
-		g_ptr_array_add(a, g_strdup("-Xcompiler"));
-		g_ptr_array_add(a, escape_commas(g_ptr_array_index(w, i)));
-	}
-	g_ptr_array_free(w, TRUE);
-}
-
-static gboolean nvcc_args(Ctx *x, TState *s, GError **err)
-{
-	Target *t = s->t;
-	GPtrArray *a = nvcc_head(x, "-c");
-	if (t->mode == MODE_RDC)
-		g_ptr_array_add(a, g_strdup("-rdc=true"));
-	g_ptr_array_add(a, g_strdup_printf("-std=%s", s->t->std));
-	if (x->opt->split_compile > 1)
-		g_ptr_array_add(a, g_strdup_printf("--split-compile=%d", x->opt->split_compile));
-	add_target_flags(a, t);
-	for (guint i = 0; i < s->includes->len; i++)
-		g_ptr_array_add(a, g_strconcat("-I", (char *)g_ptr_array_index(s->includes, i), NULL));
-	for (guint i = 0; i < s->defines->len; i++) {
-		char *e = escape_commas(g_ptr_array_index(s->defines, i));
-		g_ptr_array_add(a, g_strconcat("-D", e, NULL));
-		g_free(e);
-	}
-	s->nvcc_args = a;
-	return TRUE;
-}
-
-static GPtrArray *with_gencode(GPtrArray *args, const ArchSet *set, GencodeKind kind)
-{
-	GPtrArray *a = copy_argv(args);
-	GPtrArray *gc = g_ptr_array_new_with_free_func(g_free);
-	archset_gencode(set, kind, gc);
-	/* after -std, before the user's flags, as a user would write it */
-	for (guint i = 0; i < gc->len; i++)
-		g_ptr_array_insert(a, 1 + i + (a->len > 1 && g_str_has_prefix(g_ptr_array_index(a, 1), "-ccbin") ? 2 : 0),
-				   g_strdup(g_ptr_array_index(gc, i)));
-	g_ptr_array_free(gc, TRUE);
-	return a;
-}
-
-/* ---- per-target setup ---- */
-
-static void add_libs(GPtrArray *libs, GPtrArray *out, GHashTable *seen)
-{
-	for (guint i = 0; i < libs->len; i++) {
-		const char *l = g_ptr_array_index(libs, i);
-		if (!g_hash_table_contains(seen, l)) {
-			g_hash_table_add(seen, (gpointer)l);
-			g_ptr_array_add(out, (gpointer)l);
-		}
-	}
-}
-
-/* -l names for linking t: its libs and private_libs; of what it links
- * statically (static and object targets) the same, since their objects
- * come along; of a shared library only its public libs, transitively
- * (its private ones are linked into it already). */
-/* (each target walked once per public_only: visited holds the target's
- * address with public_only in its low bit; a second walk adds nothing) */
-static void collect_user_libs(Target *t, GPtrArray *out, GHashTable *seen, GHashTable *visited,
-			      gboolean public_only)
-{
-	if (!g_hash_table_add(visited, (gpointer)((guintptr)t | (guintptr)(public_only != 0))))
-		return;
-	add_libs(t->libs, out, seen);
-	if (!public_only)
-		add_libs(t->private_libs, out, seen);
-	for (guint i = 0; i < t->deps->len; i++) {
-		Target *d = g_ptr_array_index(t->deps, i);
-		collect_user_libs(d, out, seen, visited, public_only || d->type == TGT_SHARED);
-	}
-}
-
-static void add_includes(Ctx *x, GPtrArray *dirs, GPtrArray *out, GHashTable *seen)
-{
-	for (guint i = 0; i < dirs->len; i++) {
-		char *r = rel(x, g_ptr_array_index(dirs, i));
-		if (g_hash_table_contains(seen, r)) {
-			g_free(r);
-			continue;
-		}
-		g_hash_table_add(seen, r);
-		g_ptr_array_add(out, g_strdup(r));
-	}
-}
-
-/* -I paths for t's TUs: its own (public, then private), then the public
- * ones of what it depends on, transitively (a dependency reached twice
- * adds nothing new: walked once, in visited) */
-static void collect_includes(Ctx *x, Target *t, GPtrArray *out, GHashTable *seen, GHashTable *visited,
-			     gboolean own)
-{
-	add_includes(x, t->include, out, seen);
-	if (own)
-		add_includes(x, t->private_include, out, seen);
-	for (guint i = 0; i < t->deps->len; i++) {
-		Target *d = g_ptr_array_index(t->deps, i);
-		if (g_hash_table_add(visited, d))
-			collect_includes(x, d, out, seen, visited, FALSE);
-	}
-}
-
-/* -D for t's TUs: its own defines and public ones, then the public ones
- * of what it depends on, transitively (each name=value once) */
-static void collect_defines(Target *t, GPtrArray *out, GHashTable *seen, GHashTable *visited, gboolean own)
-{
-	GPtrArray *lists[] = { own ? t->defines : NULL, t->public_defines };
-	for (gsize l = 0; l < G_N_ELEMENTS(lists); l++)
-		for (guint i = 0; lists[l] && i < lists[l]->len; i++) {
-			char *d = g_ptr_array_index(lists[l], i);
-			if (!g_hash_table_contains(seen, d)) {
-				g_hash_table_add(seen, d);
-				g_ptr_array_add(out, d);
-			}
-		}
-	for (guint i = 0; i < t->deps->len; i++) {
-		Target *d = g_ptr_array_index(t->deps, i);
-		if (g_hash_table_add(visited, d))
-			collect_defines(d, out, seen, visited, FALSE);
-	}
-}
-
-/* Whether t or what it depends on has a CUDA source (each target asked
- * once: visited). */
-static gboolean uses_cuda_walk(Target *t, GHashTable *visited)
-{
-	if (!g_hash_table_add(visited, t))
-		return FALSE; /* asked before: no, or the walk has ended */
-	for (guint i = 0; i < t->sources->len; i++)
-		if (((Source *)g_ptr_array_index(t->sources, i))->lang == LANG_CUDA)
-			return TRUE;
-	for (guint i = 0; i < t->deps->len; i++)
-		if (uses_cuda_walk(g_ptr_array_index(t->deps, i), visited))
-			return TRUE;
-	return FALSE;
-}
-
-static gboolean uses_cuda(Target *t)
-{
-	GHashTable *visited = g_hash_table_new(NULL, NULL);
-	gboolean yes = uses_cuda_walk(t, visited);
-	g_hash_table_destroy(visited);
-	return yes;
-}
-
-/* Whether the toolkit has library NAME (lib<NAME>.so or .a in its
- * library directory); asked once per name. */
-static gboolean toolkit_lib(Ctx *x, const char *name)
-{
-	const char *known = g_hash_table_lookup(x->toolkit_libs, name);
-	if (known)
-		return *known != 0;
-	gboolean there = FALSE;
-	const char *suffix[] = { ".so", ".a" };
-	for (gsize k = 0; k < G_N_ELEMENTS(suffix) && !there; k++) {
-		char *f = g_strdup_printf("%s/lib%s%s", x->cudart_dir, name, suffix[k]);
-		there = g_file_test(f, G_FILE_TEST_EXISTS);
-		g_free(f);
-	}
-	g_hash_table_insert(x->toolkit_libs, (gpointer)name, there ? "1" : "");
-	return there;
-}
-
-/* Whether t or what it depends on names a library of the toolkit in
- * libs (cublas, cufft_static, ...), as CMake's CUDA::cublas does. */
-static gboolean uses_toolkit_libs(Ctx *x, Target *t)
-{
-	GPtrArray *lists[] = { t->libs, t->private_libs };
-	for (gsize l = 0; l < G_N_ELEMENTS(lists); l++)
-		for (guint i = 0; i < lists[l]->len; i++) {
-			const char *n = g_ptr_array_index(lists[l], i);
-			if (!g_path_is_absolute(n) && toolkit_lib(x, n))
-				return TRUE;
-		}
-	/* (its dependencies were prepared first: config_target_order) */
-	for (guint i = 0; i < t->deps->len; i++) {
-		TState *ds = g_hash_table_lookup(x->state, g_ptr_array_index(t->deps, i));
-		if (ds ? ds->uses_toolkit : uses_toolkit_libs(x, g_ptr_array_index(t->deps, i)))
-			return TRUE;
-	}
-	return FALSE;
-}
-
-/* Whether own(t) holds for t or for a target it links statically (each
- * target asked once: visited). */
-static gboolean static_links_walk(Target *t, gboolean (*own)(const Target *), GHashTable *visited)
-{
-	if (!g_hash_table_add(visited, t))
-		return FALSE; /* asked before: it said no, or the walk has ended */
-	if (own(t))
-		return TRUE;
-	for (guint i = 0; i < t->deps->len; i++) {
-		Target *d = g_ptr_array_index(t->deps, i);
-		if (d->type != TGT_SHARED && static_links_walk(d, own, visited))
-			return TRUE;
-	}
-	return FALSE;
-}
-
-static gboolean in_static_links(Target *t, gboolean (*own)(const Target *))
-{
-	GHashTable *visited = g_hash_table_new(NULL, NULL);
-	gboolean yes = static_links_walk(t, own, visited);
-	g_hash_table_destroy(visited);
-	return yes;
-}
-
-/* t's own relocatable device code: a CUDA source in mode = rdc. */
-static gboolean own_rdc(const Target *t)
-{
-	if (t->mode != MODE_RDC)
-		return FALSE;
-	for (guint i = 0; i < t->sources->len; i++)
-		if (((Source *)g_ptr_array_index(t->sources, i))->lang == LANG_CUDA)
-			return TRUE;
-	return FALSE;
-}
-
-static gboolean own_lto(const Target *t)
-{
-	return t->lto;
-}
-
-/* Relocatable device code, or device LTO, in t or in what it links
- * statically. */
-static gboolean has_rdc(Target *t)
-{
-	return in_static_links(t, own_rdc);
-}
-
-static gboolean has_lto(Target *t)
-{
-	return in_static_links(t, own_lto);
-}
-
-static gboolean needs_dlink(Target *t)
-{
-	return (t->type == TGT_EXECUTABLE || t->type == TGT_SHARED) && has_rdc(t);
-}
-
-static gboolean resolve_archs(Ctx *x, TState *s, GError **err)
-{
-	Target *t = s->t;
-	s->project = archset_resolve(&t->archs, &t->ptx, x->tk->codes, err);
-	if (!s->project)
-		return FALSE;
-	if (t->lto) {
-		/* LTO images carry NVVM IR; nvcc embeds no PTX next to them. */
-		for (guint i = 0; i < s->project->archs->len; i++) {
-			Arch *a = &g_array_index(s->project->archs, Arch, i);
-			if (!a->sass) {
-				cg_error_at(err, t->archs.loc.file, t->archs.loc.line,
-					    "target '%s': lto = yes needs sm archs, not the PTX-only 'compute_%d'",
-					    t->name, a->num);
-				return FALSE;
-			}
-			a->ptx = FALSE;
-		}
-	}
-	s->build = archset_select(s->project, x->c->build_archs);
-	return TRUE;
-}
-
-/* Which of the target's own flags makes nvcc --dryrun's output one that
- * pipeline.c does not understand: the first whose removal makes it
- * understood, or NULL. Only asked when the split failed. */
-static char *culprit_flag(Ctx *x, TState *s)
-{
-	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
-	cg_split_words(s->t->cuda_flags, w, NULL);
-	char *found = NULL;
-	for (guint i = 0; i < w->len && !found; i++) {
-		const char *f = g_ptr_array_index(w, i);
-		GPtrArray *args = with_gencode(s->nvcc_args, s->project, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
-		for (guint k = 0; k < args->len; k++)
-			if (strcmp(g_ptr_array_index(args, k), f) == 0) {
-				g_ptr_array_remove_index(args, k);
-				break;
-			}
-		char *out = toolkit_dryrun(x->tk, args, FALSE, NULL);
-		g_ptr_array_free(args, TRUE);
-		Pipeline *p = out ? pipeline_parse(out, NULL) : NULL;
-		if (p)
-			found = g_strdup(f);
-		pipeline_free(p);
-		g_free(out);
-	}
-	g_ptr_array_free(w, TRUE);
-	return found;
-}
-
-static gboolean prepare_target(Ctx *x, Target *t, GError **err)
-{
-	TState *s = g_new0(TState, 1);
-	s->t = t;
-	s->includes = g_ptr_array_new_with_free_func(g_free);
-	s->objects = g_ptr_array_new_with_free_func(g_free);
-	s->dl_items = g_ptr_array_new_with_free_func(g_free);
-	s->rules = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	g_hash_table_insert(x->state, t, s);
-	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	GHashTable *visited = g_hash_table_new(NULL, NULL);
-	collect_includes(x, t, s->includes, seen, visited, TRUE);
-	g_hash_table_destroy(seen);
-	g_hash_table_remove_all(visited);
-	s->defines = g_ptr_array_new();
-	seen = g_hash_table_new(g_str_hash, g_str_equal);
-	collect_defines(t, s->defines, seen, visited, TRUE);
-	g_hash_table_destroy(seen);
-	g_hash_table_destroy(visited);
-	s->user_libs = g_ptr_array_new();
-	seen = g_hash_table_new(g_str_hash, g_str_equal);
-	visited = g_hash_table_new(NULL, NULL);
-	collect_user_libs(t, s->user_libs, seen, visited, FALSE);
-	g_hash_table_destroy(visited);
-	g_hash_table_destroy(seen);
-	for (guint i = 0; i < t->sources->len; i++)
-		s->has_cuda |= ((Source *)g_ptr_array_index(t->sources, i))->lang == LANG_CUDA;
-	s->uses_toolkit = uses_toolkit_libs(x, t);
-	s->links_cuda = uses_cuda(t) || s->uses_toolkit;
-	if (!s->has_cuda)
-		return !needs_dlink(t) || resolve_archs(x, s, err);
-
-	if (!resolve_archs(x, s, err))
-		return FALSE;
-	if (!nvcc_args(x, s, err))
-		return FALSE;
-
-	SplitMode split = x->c->profile->split;
-	s->tu = split == SPLIT_TU;
-	if (!s->tu) {
-		GPtrArray *args = with_gencode(s->nvcc_args, s->project, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
-		GError *e = NULL;
-		char *out = toolkit_dryrun(x->tk, args, FALSE, &e);
-		g_ptr_array_free(args, TRUE);
-		if (!out) {
-			/* nvcc refused the flags: that is the user's to fix. */
-			/* Located at the flags most likely to blame. */
-			char *m = g_strdup(e->message + strlen("error: "));
-			g_error_free(e);
-			if (t->cuda_flags_loc.file)
-				cg_error_loc(err, t->cuda_flags_loc.file, t->cuda_flags_loc.line, "%s", m);
-			else if (x->c->flags_loc.file)
-				cg_error_loc(err, x->c->flags_loc.file, x->c->flags_loc.line, "%s", m);
-			else
-				cg_error_at(err, t->loc.file, t->loc.line, "target '%s': %s", t->name, m);
-			g_free(m);
-			return FALSE;
-		}
-		s->pipe = pipeline_parse(out, &e);
-		g_free(out);
-		if (!s->pipe) {
-			if (split == SPLIT_ARCH) {
-				cg_error(err, "target '%s': split = arch, but %s", t->name, e->message + strlen("error: "));
-				g_error_free(e);
-				return FALSE;
-			}
-			/* one nvcc per TU: the code plain nvcc makes; setup
-			 * says so once (GraphInfo.fallbacks) */
-			char *flag = culprit_flag(x, s);
-			g_ptr_array_add(x->info->fallbacks, g_strdup(t->name));
-			g_ptr_array_add(x->info->fallbacks, flag ? flag : g_strdup(""));
-			g_ptr_array_add(x->info->fallbacks, g_strdup(e->message + strlen("error: ")));
-			g_error_free(e);
-			s->tu = TRUE;
-		}
-	}
-	if (s->pipe && !x->c->module_id_absolute) {
-		/* relative module ids: one path seeds both names (one variable) */
-		GPtrArray *all[] = { s->pipe->host_pp, s->pipe->cudafe, s->pipe->host_cc };
-		for (gsize i = 0; i < G_N_ELEMENTS(all); i++)
-			subst(all[i], P_C, P_F);
-		for (guint i = 0; i < s->pipe->archs->len; i++) {
-			PipeArch *pa = g_ptr_array_index(s->pipe->archs, i);
-			subst(pa->pp, P_C, P_F);
-			subst(pa->cicc, P_C, P_F);
-		}
-	}
-	if (s->pipe) {
-		/* The arch whose stub the host compile takes: the first of the
-		 * project set if built, so a subset build agrees with a full one. */
-		const Arch *first = &g_array_index(s->project->archs, Arch, 0);
-		const Arch *chosen = NULL;
-		for (guint i = 0; i < s->build->archs->len; i++) {
-			const Arch *a = &g_array_index(s->build->archs, Arch, i);
-			if (a->num == first->num && a->suffix == first->suffix)
-				chosen = a;
-		}
-		if (!chosen && s->build->archs->len)
-			chosen = &g_array_index(s->build->archs, Arch, 0);
-		if (chosen)
-			s->stub_arch = arch_id(chosen);
-	}
-	return TRUE;
-}
-
 /* ---- CUDA TUs, split = arch ---- */
 
 /* The cache's direct mode around an edge's command:
@@ -787,9 +331,9 @@ static char *direct_wrap(Ctx *x, const char *kind, const char *command, const ch
 static void render_device_pp(Ctx *x, GString *c, PipeArch *pa, const char *from, const char *to,
 			     const char *depfile)
 {
-	GPtrArray *pp = copy_argv(pa->pp);
+	GPtrArray *pp = argv_copy(pa->pp);
 	if (from)
-		subst(pp, from, to);
+		argv_subst(pp, from, to);
 	const char *md[] = { "-MD", "-MF", depfile, "-MT", P_OUT };
 	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
 		g_ptr_array_add(pp, g_strdup(md[i]));
@@ -801,7 +345,7 @@ static void render_device_pp(Ctx *x, GString *c, PipeArch *pa, const char *from,
 static Rule *make_cu_fe_rule(Ctx *x, TState *s)
 {
 	GString *c = g_string_new(NULL);
-	GPtrArray *pp = copy_argv(s->pipe->host_pp);
+	GPtrArray *pp = argv_copy(s->pipe->host_pp);
 	/* -MP: a deleted header is no error for make's -include */
 	const char *md[] = { "-MD", "-MP", "-MF", P_OUT ".d", "-MT", P_OUT };
 	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
@@ -811,8 +355,8 @@ static Rule *make_cu_fe_rule(Ctx *x, TState *s)
 	g_ptr_array_free(pp, TRUE);
 	g_string_append(c, " && ");
 	measured(x, c);
-	GPtrArray *fe = copy_argv(s->pipe->cudafe);
-	subst(fe, P_O "/fe.cpp", P_O "/fe.cpp" TMP);
+	GPtrArray *fe = argv_copy(s->pipe->cudafe);
+	argv_subst(fe, P_O "/fe.cpp", P_O "/fe.cpp" TMP);
 	render(c, fe);
 	g_ptr_array_free(fe, TRUE);
 	g_string_append(c, " && cp ${out}.d ${O}/hdeps && rm -f ${O}/host.ii");
@@ -900,13 +444,13 @@ static void render_device_view(Ctx *x, GString *c, PipeArch *pa, gboolean depdif
  * -split-compile sc, as nvcc --split-compile passes it. */
 static GPtrArray *cicc_words(PipeArch *pa, int sc)
 {
-	GPtrArray *cicc = copy_argv(pa->cicc);
+	GPtrArray *cicc = argv_copy(pa->cicc);
 	if (sc > 1) {
 		g_ptr_array_insert(cicc, 1, g_strdup("-split-compile"));
 		g_ptr_array_insert(cicc, 2, g_strdup_printf("%d", sc));
 	}
 	char *stub = g_strdup_printf(P_O "/%s.stub.c", pa->id);
-	subst(cicc, P_STUB, stub);
+	argv_subst(cicc, P_STUB, stub);
 	g_free(stub);
 	return cicc;
 }
@@ -915,12 +459,12 @@ static GPtrArray *cicc_words(PipeArch *pa, int sc)
  * name; with sc > 1 -split-compile=sc. */
 static GPtrArray *ptxas_words(PipeArch *pa, int sc)
 {
-	GPtrArray *ptxas = copy_argv(pa->ptxas);
+	GPtrArray *ptxas = argv_copy(pa->ptxas);
 	if (sc > 1)
 		g_ptr_array_insert(ptxas, 1, g_strdup_printf("-split-compile=%d", sc));
 	char *cubin = g_strdup_printf(P_O "/sm_%s.cubin", pa->id);
 	char *tmp = g_strconcat(cubin, TMP, NULL);
-	subst(ptxas, cubin, tmp);
+	argv_subst(ptxas, cubin, tmp);
 	g_free(tmp);
 	g_free(cubin);
 	return ptxas;
@@ -943,7 +487,7 @@ static Rule *cu_cicc_rule(Ctx *x, PipeArch *pa, int sc)
 	GPtrArray *cicc = cicc_words(pa, sc);
 	char *ptx = g_strdup_printf(P_O "/compute_%s.ptx", pa->id);
 	char *f = g_strconcat(ptx, TMP, NULL);
-	subst(cicc, ptx, f);
+	argv_subst(cicc, ptx, f);
 	g_free(f);
 	g_free(ptx);
 	measured(x, c);
@@ -1005,9 +549,9 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 		const char *ext = pa->lto ? "ltoir" : "ptx";
 		char *ir = g_strdup_printf(P_O "/compute_%s.%s", pa->id, ext);
 		char *tmp = g_strconcat(ir, TMP, NULL);
-		subst(cicc, ir, tmp);
+		argv_subst(cicc, ir, tmp);
 		if (ptxas)
-			subst(ptxas, ir, tmp);
+			argv_subst(ptxas, ir, tmp);
 		g_free(tmp);
 		g_free(ir);
 		g_ptr_array_add(declared, g_strdup_printf("${O}/compute_%s.%s", pa->id, ext));
@@ -1109,20 +653,20 @@ static Rule *make_cu_syntax_stub_rule(Ctx *x, TState *s)
 				       cugen);
 		g_free(cugen);
 	}
-	GPtrArray *cicc = copy_argv(pa->cicc);
+	GPtrArray *cicc = argv_copy(pa->cicc);
 	/* cicc names the stub in its line markers: `cugen stub` writes it
 	 * under its own name (through a temporary file and a rename) */
-	subst(cicc, P_STUB, P_O "/syntax.stub.c");
+	argv_subst(cicc, P_STUB, P_O "/syntax.stub.c");
 	if (!pp)
-		subst(cicc, ii, P_O "/syntax.ii");
+		argv_subst(cicc, ii, P_O "/syntax.ii");
 	char *f = g_strdup_printf(P_O "/%s.c", pa->id);
-	subst(cicc, f, P_O "/syntax.c");
+	argv_subst(cicc, f, P_O "/syntax.c");
 	g_free(f);
 	f = g_strdup_printf(P_O "/%s.gpu", pa->id);
-	subst(cicc, f, P_O "/syntax.gpu");
+	argv_subst(cicc, f, P_O "/syntax.gpu");
 	g_free(f);
 	f = g_strdup_printf(P_O "/compute_%s.%s", pa->id, pa->lto ? "ltoir" : "ptx");
-	subst(cicc, f, P_O "/syntax.ptx");
+	argv_subst(cicc, f, P_O "/syntax.ptx");
 	g_free(f);
 	/* nvcc -fdevice-syntax-only puts it before -tused */
 	for (guint i = 0; i < cicc->len; i++)
@@ -1199,8 +743,8 @@ static Rule *make_cu_host_rule(Ctx *x, TState *s)
 	measured(x, c);
 	if (*x->c->launcher)
 		render_words(c, x->c->launcher);
-	GPtrArray *cc = copy_argv(s->pipe->host_cc);
-	subst(cc, P_OUT, P_OUT TMP);
+	GPtrArray *cc = argv_copy(s->pipe->host_cc);
+	argv_subst(cc, P_OUT, P_OUT TMP);
 	render(c, cc);
 	g_ptr_array_free(cc, TRUE);
 	publish(c, "${out}");
@@ -1303,7 +847,7 @@ static void compdb_nvcc(Ctx *x, TState *s, const char *in, const char *out)
 		/* the same nvcc command for every TU of the target */
 		GString *c = g_string_new(NULL);
 		cg_sh_append(c, x->tk->nvcc);
-		GPtrArray *args = with_gencode(s->nvcc_args, s->build, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
+		GPtrArray *args = resolve_with_gencode(s->nvcc_args, s->build, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
 		for (guint i = 0; i < args->len; i++)
 			cg_sh_append(c, g_ptr_array_index(args, i));
 		g_ptr_array_free(args, TRUE);
@@ -1551,7 +1095,7 @@ static void cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const 
 	if (*x->c->launcher)
 		render_words(c, x->c->launcher);
 	render_arg(c, x->tk->nvcc);
-	GPtrArray *args = with_gencode(s->nvcc_args, s->build, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
+	GPtrArray *args = resolve_with_gencode(s->nvcc_args, s->build, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
 	if (!archset_equal(s->build, s->project)) {
 		/* keep the pinned list when building a subset (SPEC §2) */
 		GString *list = g_string_new(NULL);
@@ -1856,7 +1400,7 @@ static GPtrArray *dlink_args(Ctx *x, TState *s, gboolean lto)
 		g_ptr_array_add(a, g_strdup("-dlto"));
 	g_ptr_array_add(a, g_strdup_printf("-std=%s", s->t->std));
 	archset_gencode(s->project, GENCODE_LINK, a);
-	add_target_flags(a, s->t);
+	resolve_target_flags(a, s->t);
 	return a;
 }
 
@@ -1867,7 +1411,7 @@ static GPtrArray *dlink_args(Ctx *x, TState *s, gboolean lto)
 static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GError **err)
 {
 	Target *t = s->t;
-	gboolean lto = has_lto(t);
+	gboolean lto = target_has_lto(t);
 	GPtrArray *args = dlink_args(x, s, lto);
 	GError *e = NULL;
 	char *text = toolkit_dryrun(x->tk, args, TRUE, &e);
@@ -1906,7 +1450,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 				da = c;
 		}
 		g_assert(da);
-		GPtrArray *argv = copy_argv(da->nvlink);
+		GPtrArray *argv = argv_copy(da->nvlink);
 		for (guint k = argv->len; k > 0; k--) {
 			char *w = g_ptr_array_index(argv, k - 1);
 			if (!t->devrt && strcmp(w, "-lcudadevrt") == 0)
@@ -1931,8 +1475,8 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 		char *reg_p = g_strdup_printf(P_O "/sm_%s.reg.c", id);
 		char *cubin_t = g_strconcat(cubin_p, TMP, NULL);
 		char *reg_t = g_strconcat(reg_p, TMP, NULL);
-		subst(argv, cubin_p, cubin_t);
-		subst(argv, reg_p, reg_t);
+		argv_subst(argv, cubin_p, cubin_t);
+		argv_subst(argv, reg_p, reg_t);
 		g_free(cubin_p);
 		g_free(reg_p);
 		g_free(cubin_t);
@@ -2028,9 +1572,9 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 		g_string_free(names, TRUE);
 	}
 
-	GPtrArray *host = copy_argv(s->dlink->host);
-	subst(host, P_REG, first);
-	subst(host, P_OUT, P_OUT TMP);
+	GPtrArray *host = argv_copy(s->dlink->host);
+	argv_subst(host, P_REG, first);
+	argv_subst(host, P_OUT, P_OUT TMP);
 	c = g_string_new(NULL);
 	measured(x, c);
 	render(c, host);
@@ -2085,7 +1629,7 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 	}
 	g_hash_table_destroy(walked);
 	g_hash_table_destroy(seen);
-	if (needs_dlink(t)) {
+	if (target_needs_dlink(t)) {
 		GPtrArray *statics = g_ptr_array_new();
 		for (guint i = 0; i < order->len; i++) {
 			TState *ds = g_hash_table_lookup(x->state, g_ptr_array_index(order, i));
@@ -2118,7 +1662,7 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 		g_free(f);
 	}
 	if (s->links_cuda && x->c->cudart != CUDART_NONE) {
-		char *L = g_strconcat("-L", x->cudart_dir, NULL);
+		char *L = g_strconcat("-L", x->r->cudart_dir, NULL);
 		render_arg(c, L);
 		g_free(L);
 		if (t->devrt)
@@ -2126,7 +1670,7 @@ static gboolean target_output(Ctx *x, TState *s, GError **err)
 		if (x->c->cudart == CUDART_STATIC)
 			g_string_append(c, " -lcudart_static -lrt -lpthread -ldl");
 		else {
-			char *rp = g_strconcat("-Wl,-rpath,", x->cudart_dir, NULL);
+			char *rp = g_strconcat("-Wl,-rpath,", x->r->cudart_dir, NULL);
 			g_string_append(c, " -lcudart");
 			render_arg(c, rp);
 			g_free(rp);
@@ -2244,91 +1788,31 @@ void graph_info_clear(GraphInfo *info)
 	memset(info, 0, sizeof *info);
 }
 
-/* A tool the graph will run must exist now, not an hour into the build. */
-static gboolean check_tool(const char *cmd, const char *what, const char *key, Loc loc,
-			   const char *env, GError **err)
-{
-	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
-	cg_split_words(cmd, w, NULL);
-	gboolean ok = TRUE;
-	if (w->len) {
-		const char *prog = g_ptr_array_index(w, 0);
-		char *p = g_find_program_in_path(prog);
-		ok = p != NULL;
-		g_free(p);
-		if (!ok && loc.file)
-			cg_error_loc(err, loc.file, loc.line, "cannot run the %s '%s' ([toolchain] %s)", what, prog, key);
-		else if (!ok && env && g_strcmp0(g_getenv(env), cmd) == 0)
-			cg_error(err, "cannot run the %s '%s' ($%s)", what, prog, env);
-		else if (!ok)
-			cg_error(err, "cannot run the %s '%s' (set [toolchain] %s)", what, prog, key);
-	}
-	g_ptr_array_free(w, TRUE);
-	return ok;
-}
-
-static gboolean check_tools(Ctx *x, GError **err)
-{
-	gboolean c_src = FALSE, cxx_src = FALSE, links = FALSE, archives = FALSE, embeds = FALSE;
-	GHashTableIter it;
-	gpointer k, v;
-	g_hash_table_iter_init(&it, x->state);
-	while (g_hash_table_iter_next(&it, &k, &v)) {
-		TState *s = v;
-		for (guint i = 0; i < s->t->sources->len; i++) {
-			Lang l = ((Source *)g_ptr_array_index(s->t->sources, i))->lang;
-			c_src |= l == LANG_C;
-			cxx_src |= l == LANG_CXX;
-		}
-		links |= s->t->type == TGT_EXECUTABLE || s->t->type == TGT_SHARED;
-		archives |= s->t->type == TGT_STATIC;
-		embeds |= s->has_cuda && !s->tu;
-	}
-	Config *c = x->c;
-	return (!*c->launcher || check_tool(c->launcher, "compiler launcher", "launcher", c->launcher_loc, NULL, err)) &&
-	       (!c_src || check_tool(c->cc, "C compiler", "cc", c->cc_loc, "CC", err)) &&
-	       (!(cxx_src || links) || check_tool(c->cxx, "C++ compiler", "cxx", c->cxx_loc, "CXX", err)) &&
-	       (!archives || check_tool(c->ar, "archiver", "ar", c->ar_loc, NULL, err)) &&
-	       (!embeds || check_tool(c->objcopy, "objcopy", "objcopy", c->objcopy_loc, NULL, err));
-}
-
-Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *info, GError **err)
+Graph *edges_build(const Resolved *r, const EdgeOptions *opt, GraphInfo *info, GError **err)
 {
 	Ctx x = { 0 };
+	Config *c = r->c;
+	x.r = r;
 	x.c = c;
-	x.tk = tk;
+	x.tk = r->tk;
 	x.opt = opt;
 	x.g = graph_new();
 	x.state = g_hash_table_new_full(NULL, NULL, NULL, tstate_free);
 	x.arch_outs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
 	x.objnames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	x.data_outs = g_hash_table_new(g_str_hash, g_str_equal);
-	x.toolkit_libs = g_hash_table_new(g_str_hash, g_str_equal);
 	x.cache = cache_dir(c->cache, c->srcdir);
-	x.cudart_dir = g_strconcat(tk->root, "/targets/",
-				   tk->target, "/lib", NULL);
 	memset(info, 0, sizeof *info);
 	info->fallbacks = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < r->fallbacks->len; i++)
+		g_ptr_array_add(info->fallbacks, g_strdup(g_ptr_array_index(r->fallbacks, i)));
 	x.info = info;
-	x.relative = g_str_has_prefix(opt->builddir, c->srcdir) &&
-		     (opt->builddir[strlen(c->srcdir)] == '/' || strcmp(c->srcdir, "/") == 0);
 	gboolean ok = TRUE;
-	GPtrArray *order = config_target_order(c);
-
-	for (guint i = 0; ok && i < order->len; i++)
-		ok = prepare_target(&x, g_ptr_array_index(order, i), err);
-	if (ok) {
-		GPtrArray *sets = g_ptr_array_new();
-		for (guint i = 0; i < order->len; i++) {
-			TState *s = g_hash_table_lookup(x.state, g_ptr_array_index(order, i));
-			if (s->project)
-				g_ptr_array_add(sets, s->project);
-		}
-		ok = archset_check_selection(c->build_archs, sets, err);
-		g_ptr_array_free(sets, TRUE);
+	const GPtrArray *order = r->order;
+	for (guint i = 0; i < order->len; i++) {
+		Target *t = g_ptr_array_index(order, i);
+		g_hash_table_insert(x.state, t, tstate_new(resolved_target(r, t)));
 	}
-	if (ok)
-		ok = check_tools(&x, err);
 	for (guint i = 0; ok && i < order->len; i++) {
 		Target *t = g_ptr_array_index(order, i);
 		TState *s = g_hash_table_lookup(x.state, t);
@@ -2430,13 +1914,10 @@ Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt, GraphInfo *in
 		regen_edge(&x);
 		ok = graph_check_outputs(x.g, err);
 	}
-	g_ptr_array_free(order, TRUE);
 	g_hash_table_destroy(x.state);
 	g_hash_table_destroy(x.arch_outs);
 	g_hash_table_destroy(x.objnames);
 	g_hash_table_destroy(x.data_outs);
-	g_hash_table_destroy(x.toolkit_libs);
-	g_free(x.cudart_dir);
 	g_free(x.cache);
 	g_free(x.cugen_q);
 	if (!ok) {

@@ -12,6 +12,7 @@
 #include "arch.h"
 #include "config.h"
 #include "graph.h"
+#include "resolve.h"
 #include "toolkit.h"
 
 typedef struct {
@@ -50,8 +51,9 @@ typedef struct {
 	GPtrArray *fallbacks;
 } GraphInfo;
 
-Graph *edges_build(Config *c, Toolkit *tk, const EdgeOptions *opt,
-		   GraphInfo *info, GError **err);
+/* The graph for one set of the planner's choices, from what resolve.c
+ * found (read, not changed: the planner builds several). */
+Graph *edges_build(const Resolved *r, const EdgeOptions *opt, GraphInfo *info, GError **err);
 void graph_info_clear(GraphInfo *info);
 
 #endif

@@ -546,3 +546,36 @@ Dlink *dlink_parse(const char *dryrun, GError **err)
 	}
 	return d;
 }
+
+/* ---- argument vectors with placeholders ---- */
+
+GPtrArray *argv_copy(GPtrArray *a)
+{
+	GPtrArray *c = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < a->len; i++)
+		g_ptr_array_add(c, g_strdup(g_ptr_array_index(a, i)));
+	return c;
+}
+
+/* Whether an argument holds the placeholder ph. */
+gboolean argv_has(GPtrArray *argv, const char *ph)
+{
+	for (guint i = 0; i < argv->len; i++)
+		if (strstr(g_ptr_array_index(argv, i), ph))
+			return TRUE;
+	return FALSE;
+}
+
+/* Replace a placeholder in every argument. */
+void argv_subst(GPtrArray *argv, const char *ph, const char *value)
+{
+	for (guint i = 0; i < argv->len; i++) {
+		char *a = g_ptr_array_index(argv, i);
+		if (!strstr(a, ph))
+			continue;
+		char **parts = g_strsplit(a, ph, -1);
+		argv->pdata[i] = g_strjoinv(value, parts);
+		g_strfreev(parts);
+		g_free(a);
+	}
+}

@@ -79,4 +79,10 @@ void dlink_free(Dlink *d);
 void pipeline_free(Pipeline *p);
 PipeArch *pipeline_arch(Pipeline *p, const char *id);
 
+/* Argument vectors with placeholders: a copy (strings copied), whether
+ * an argument holds ph, and ph replaced by value in every argument. */
+GPtrArray *argv_copy(GPtrArray *a);
+gboolean argv_has(GPtrArray *argv, const char *ph);
+void argv_subst(GPtrArray *argv, const char *ph, const char *value);
+
 #endif

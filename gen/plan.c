@@ -1211,6 +1211,19 @@ static void write_trace(Graph *g, const Plan *p, const Config *c, const GraphInf
 	fclose(trace);
 }
 
+/* auto (and tail, its older name) leave --split-compile to the planner;
+ * [cuda] reproducible = yes: plain nvcc's code, whatever the profile */
+static gboolean split_compile_auto(const Config *c)
+{
+	const char *v = c->profile->split_compile;
+	return !c->reproducible && (g_strcmp0(v, "auto") == 0 || g_strcmp0(v, "tail") == 0);
+}
+
+int plan_profile_split_compile(const Config *c)
+{
+	return split_compile_auto(c) || c->reproducible ? 0 : atoi(c->profile->split_compile);
+}
+
 Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		 GraphBuilder build, void *data, GraphInfo *info, Plan *p, GError **err)
 {
@@ -1231,12 +1244,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	EdgeOptions ch = { 0 };
 	if (g_strcmp0(pr->threads, "auto") != 0)
 		ch.threads = atoi(pr->threads);
-	/* auto (and tail, its older name) leave it to the planner */
-	/* [cuda] reproducible = yes: plain nvcc's code, whatever the profile */
-	const gboolean sc_auto = !c->reproducible &&
-				 (g_strcmp0(pr->split_compile, "auto") == 0 || g_strcmp0(pr->split_compile, "tail") == 0);
-	if (!sc_auto && !c->reproducible)
-		ch.split_compile = atoi(pr->split_compile);
+	const gboolean sc_auto = split_compile_auto(c);
+	ch.split_compile = plan_profile_split_compile(c);
 	Graph *g = build(data, &ch, info, err);
 	if (!g)
 		return NULL;

@@ -62,6 +62,9 @@ typedef Graph *(*GraphBuilder)(void *data, const EdgeOptions *choices, GraphInfo
 Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		 GraphBuilder build, void *data, GraphInfo *info, Plan *p, GError **err);
 void plan_clear(Plan *p);
+/* The profile's nvcc --split-compile for every device compile: 0 when the
+ * planner chooses (auto) or [cuda] reproducible = yes. */
+int plan_profile_split_compile(const Config *c);
 /* Bytes from "7G", "512M", "1.5GiB", "2048" (bytes). */
 guint64 plan_parse_size(const char *s);
 

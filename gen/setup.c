@@ -163,6 +163,7 @@ static char *self_path(void)
 void setup_generated_clear(Generated *gen)
 {
 	graph_free(gen->g);
+	resolved_free(gen->resolved);
 	toolkit_free(gen->tk);
 	config_free(gen->c);
 	graph_info_clear(&gen->info);
@@ -204,7 +205,7 @@ static Graph *build_graph(void *data, const EdgeOptions *choices, GraphInfo *inf
 	eo.host_rank = choices->host_rank;
 	eo.split_edges = choices->split_edges;
 	eo.tail_split = choices->tail_split;
-	Graph *g = edges_build(gen->c, gen->tk, &eo, info, err);
+	Graph *g = edges_build(gen->resolved, &eo, info, err);
 	history_wait(gen);
 	return g;
 }
@@ -325,6 +326,11 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 regen_done:
 	eo->regen_args = regen;
 	eo->verbose = a->verbose;
+	/* what each target is: once, for every graph the planner weighs */
+	gen->resolved = resolve_project(gen->c, gen->tk, gen->builddir, plan_profile_split_compile(gen->c), err);
+	if (!gen->resolved)
+		return FALSE;
+	cg_timing("resolve");
 	if (a->machine)
 		gen->m = *a->machine;
 	else

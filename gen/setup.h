@@ -28,6 +28,7 @@ typedef struct {
 typedef struct {
 	Config *c;
 	Toolkit *tk;
+	Resolved *resolved;    /* what each target is (resolve.c), for every graph */
 	Graph *g;
 	GraphInfo info;
 	Machine m;
