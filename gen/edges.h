@@ -1,10 +1,11 @@
-/* edges.h -- turning the project model into build edges.
+/* edges.h -- turning the resolved project into build edges.
  *
  * Owns: the per-arch CUDA recipe of DESIGN.md as graph edges (fe, dev per
  * arch, fatbin, host, embed), the split = tu fallback (one nvcc -c per TU),
  * host C/C++ compiles, archives, links, phony targets (each target,
  * arch-sm_XX, all), compile_commands.json entries and file naming under
- * BUILDDIR/obj.
+ * BUILDDIR/obj. Made by edges.c, recipe.c, tuedges.c and link.c
+ * (edges_int.h says which owns what).
  */
 #ifndef CUGEN_EDGES_H
 #define CUGEN_EDGES_H

@@ -96,6 +96,17 @@ static void put_waited(GString *o, const Report *r)
 	}
 }
 
+/* "2.5 s in 4 edges (40.0% of the wall time; for the rest, ...)" */
+static void put_critical(GString *o, const Report *r)
+{
+	put_secs(o, r->critical_ms);
+	g_string_append_printf(o, " in %u edge%s (", r->critical->len, r->critical->len == 1 ? "" : "s");
+	put_pct(o, r->critical_ms, r->wall_ms);
+	g_string_append(o, " of the wall time");
+	put_waited(o, r);
+	g_string_append(o, ")");
+}
+
 /* "the latest of 3 runs", or "the latest build of 3 runs (the 1 after it
  * only regenerated the build files)" */
 static char *which_run(const Report *r, const NinjaLog *log)
@@ -581,13 +592,7 @@ static char *summary_table(const Report *r, const NinjaLog *log, const char *log
 	g_string_printf(v, "%u", r->slots);
 	put_row(o, "job slots used", v->str);
 	g_string_assign(v, "");
-	put_secs(v, r->critical_ms);
-	g_string_append_printf(v, " in %u edge%s (", r->critical->len,
-			       r->critical->len == 1 ? "" : "s");
-	put_pct(v, r->critical_ms, r->wall_ms);
-	g_string_append(v, " of the wall time");
-	put_waited(v, r);
-	g_string_append(v, ")");
+	put_critical(v, r);
 	put_row(o, "critical path", v->str);
 	g_string_append(o, "</tbody></table>");
 	g_string_free(v, TRUE);
@@ -682,13 +687,8 @@ GString *report_summary(const Report *r, const NinjaLog *log, const char *log_pa
 				       r->slots == 1 ? "" : "s");
 	}
 	g_string_append(o, "\n  critical path  ");
-	put_secs(o, r->critical_ms);
-	g_string_append_printf(o, " in %u edge%s (", r->critical->len,
-			       r->critical->len == 1 ? "" : "s");
-	put_pct(o, r->critical_ms, r->wall_ms);
-	g_string_append(o, " of the wall time");
-	put_waited(o, r);
-	g_string_append(o, ")\n");
+	put_critical(o, r);
+	g_string_append(o, "\n");
 	for (guint i = 0; i < r->critical->len; i++) {
 		const ReportEdge *e = g_ptr_array_index(r->critical, i);
 		char *what = e->arch ? g_strdup_printf("%s %s", e->kind, e->arch) : g_strdup(e->kind);

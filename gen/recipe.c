@@ -1,0 +1,472 @@
+/* recipe.c -- the rules of the per-arch CUDA recipe (DESIGN.md): the
+ * front end (host preprocess + cudafe++), the device preprocess, the
+ * device compile per arch (whole, or cicc and ptxas apart, with the
+ * planner's tail split), the host stub (from an arch's cicc or a
+ * syntax-only pass), the fatbinary and the host compile, each rendered
+ * once from nvcc's dryrun steps into a rule command (with the compile
+ * cache's wrappers where it is on). Which edges use them: tuedges.c.
+ */
+#include "edges_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "util.h"
+/* ---- CUDA TUs, split = arch ---- */
+
+/* The cache's direct mode around an edge's command:
+ *   { cugen cache direct-get KIND DIR FILES -- KEY VARS -- OUTS ||
+ *     { COMMAND && cugen cache direct-put KIND <the same>; }; }
+ * KEY hashes the command as written (its variables' values are VARS) with
+ * the toolkit's and host compiler's versions; FILES (the source, ...) are
+ * hashed by content; OUTS start with the depfile of the preprocess, whose
+ * headers the entry records (see cache.c). */
+static char *direct_wrap(Ctx *x, const char *kind, const char *command, const char *files, const char *outs)
+{
+	char *keytext = g_strdup_printf("direct %s\n%s\n%s %s\n%s", kind, command, x->tk->version,
+					x->tk->host_version, x->tk->target);
+	char *key = g_compute_checksum_for_string(G_CHECKSUM_SHA256, keytext, -1);
+	char *qdir = cg_sh_quote(x->cache);
+	char *req = g_strdup_printf("%s %s %s -- %s ${in} ${out} ${O} ${F}%s -- %s", kind, qdir, files, key,
+				    x->c->module_id_absolute ? " ${C}" : "", outs);
+	char *w = g_strdup_printf("{ %s cache direct-get %s || { %s && %s cache direct-put %s; }; }", ed_cugen_q(x), req,
+				  command, ed_cugen_q(x), req);
+	g_free(req);
+	g_free(qdir);
+	g_free(key);
+	g_free(keytext);
+	return w;
+}
+
+/* One arch's device preprocess (pa->pp, its output renamed from `from`
+ * to `to` when from is given) writing the depfile DEPFILE, measured. */
+static void render_device_pp(Ctx *x, GString *c, PipeArch *pa, const char *from, const char *to,
+			     const char *depfile)
+{
+	GPtrArray *pp = argv_copy(pa->pp);
+	if (from)
+		argv_subst(pp, from, to);
+	const char *md[] = { "-MD", "-MF", depfile, "-MT", P_OUT };
+	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
+		g_ptr_array_add(pp, g_strdup(md[i]));
+	ed_measured(x, c);
+	ed_render(c, pp);
+	g_ptr_array_free(pp, TRUE);
+}
+
+Rule *ed_make_cu_fe_rule(Ctx *x, TState *s)
+{
+	GString *c = g_string_new(NULL);
+	GPtrArray *pp = argv_copy(s->pipe->host_pp);
+	/* -MP: a deleted header is no error for make's -include */
+	const char *md[] = { "-MD", "-MP", "-MF", P_OUT ".d", "-MT", P_OUT };
+	for (gsize i = 0; i < G_N_ELEMENTS(md); i++)
+		g_ptr_array_add(pp, g_strdup(md[i]));
+	ed_measured(x, c);
+	ed_render(c, pp);
+	g_ptr_array_free(pp, TRUE);
+	g_string_append(c, " && ");
+	ed_measured(x, c);
+	GPtrArray *fe = argv_copy(s->pipe->cudafe);
+	argv_subst(fe, P_O "/fe.cpp", P_O "/fe.cpp" TMP);
+	ed_render(c, fe);
+	g_ptr_array_free(fe, TRUE);
+	g_string_append(c, " && cp ${out}.d ${O}/hdeps && rm -f ${O}/host.ii");
+	if (x->cache) {
+		/* direct mode (cache.c): restore fe.cpp, the module id and the
+		 * depfiles without running the host preprocess and cudafe++ */
+		char *wrapped = direct_wrap(x, "fe", c->str, "${in}", "${out}.d ${O}/fe.cpp" TMP " ${O}/id ${O}/hdeps");
+		g_string_assign(c, wrapped);
+		g_free(wrapped);
+	}
+	g_string_append(c, " && mv -f ${O}/fe.cpp" TMP " ${out}");
+	Rule *r = graph_rule(x->g, RULE_FE, c->str, "CUDA fe ${out}", "${out}.d", "gcc", "host");
+	g_string_free(c, TRUE);
+	return r;
+}
+
+/* The device view's preprocess as its own edge (EdgeOptions.pp_edges):
+ * it needs no module id, so it runs while the front end does. Its depfile
+ * names every header of the view; the full one stays for the shard
+ * manifest, as the device edge's would. */
+Rule *ed_cu_pp_rule(Ctx *x, PipeArch *pa)
+{
+	GString *c = g_string_new(NULL);
+	char *ii = g_strdup_printf(P_O "/%s.ii", pa->id);
+	char *tmp = g_strconcat(ii, TMP, NULL);
+	char *full = g_strdup_printf(P_O "/%s.full.d", pa->id);
+	render_device_pp(x, c, pa, ii, tmp, full);
+	g_string_append_printf(c, " && cp ${O}/%s.full.d ${out}.d", pa->id);
+	ed_publish(c, "${out}");
+	char *stem = g_strdup_printf(RULE_PP "_%s", pa->id);
+	char *desc = g_strdup_printf("CUDA pp %s ${out}", pa->id);
+	Rule *r = graph_rule(x->g, stem, c->str, desc, "${out}.d", "gcc", "device");
+	g_free(desc);
+	g_free(stem);
+	g_free(full);
+	g_free(tmp);
+	g_free(ii);
+	g_string_free(c, TRUE);
+	return r;
+}
+
+static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, int sc);
+
+/* The device edge's rule. With pp edges it starts at cicc; with sc > 1
+ * (the planner's tail split) cicc and ptxas run with --split-compile sc.
+ * Its canonical text (the shard manifest's rule hash) is still the whole
+ * edge's without either, so shards agree whichever way each machine
+ * split it; the manifest records a split apart (split_compile). */
+Rule *ed_cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a, int sc)
+{
+	gboolean split = x->opt->pp_edges && !x->cache;
+	char *cmd = dev_command(x, pa, a, split, sc);
+	char *stem = sc > 1 ? g_strdup_printf(RULE_DEV "_%s_split%d", pa->id, sc) : g_strdup_printf(RULE_DEV "_%s", pa->id);
+	char *name = arch_image_name(a);
+	char *desc = sc > 1 ? g_strdup_printf("CUDA %s ${out} (--split-compile %d)", name, sc)
+			    : g_strdup_printf("CUDA %s ${out}", name);
+	char *canon = split || sc > 1 ? dev_command(x, pa, a, FALSE, 0) : NULL;
+	Rule *r = graph_rule_canon(x->g, stem, cmd, canon, desc, split ? NULL : "${out}.d", split ? NULL : "gcc",
+				   "device");
+	r->split_compile = sc > 1 ? sc : 0;
+	g_free(canon);
+	g_free(desc);
+	g_free(name);
+	g_free(stem);
+	g_free(cmd);
+	return r;
+}
+
+/* What a device edge runs before cicc without pp edges: the device
+ * view's preprocess with its full depfile D/ID.full.d and, with
+ * depdiff, the edge's own depfile derived from it (the headers the host
+ * view lacks). */
+static void render_device_view(Ctx *x, GString *c, PipeArch *pa, gboolean depdiff)
+{
+	char *full = g_strdup_printf(P_O "/%s.full.d", pa->id);
+	render_device_pp(x, c, pa, NULL, NULL, full);
+	g_free(full);
+	g_string_append(c, " && ");
+	if (depdiff)
+		g_string_append_printf(c, "%s depdiff ${O}/hdeps ${O}/%s.full.d ${out}.d ${out} && ", ed_cugen_q(x),
+				       pa->id);
+}
+
+/* cicc's words for arch pa, writing its stub as D/ID.stub.c; with sc > 1
+ * -split-compile sc, as nvcc --split-compile passes it. */
+static GPtrArray *cicc_words(PipeArch *pa, int sc)
+{
+	GPtrArray *cicc = argv_copy(pa->cicc);
+	if (sc > 1) {
+		g_ptr_array_insert(cicc, 1, g_strdup("-split-compile"));
+		g_ptr_array_insert(cicc, 2, g_strdup_printf("%d", sc));
+	}
+	char *stub = g_strdup_printf(P_O "/%s.stub.c", pa->id);
+	argv_subst(cicc, P_STUB, stub);
+	g_free(stub);
+	return cicc;
+}
+
+/* ptxas's words for arch pa, writing D/sm_ID.cubin under its temporary
+ * name; with sc > 1 -split-compile=sc. */
+static GPtrArray *ptxas_words(PipeArch *pa, int sc)
+{
+	GPtrArray *ptxas = argv_copy(pa->ptxas);
+	if (sc > 1)
+		g_ptr_array_insert(ptxas, 1, g_strdup_printf("-split-compile=%d", sc));
+	char *cubin = g_strdup_printf(P_O "/sm_%s.cubin", pa->id);
+	char *tmp = g_strconcat(cubin, TMP, NULL);
+	argv_subst(ptxas, cubin, tmp);
+	g_free(tmp);
+	g_free(cubin);
+	return ptxas;
+}
+
+/* With ptxas edges (EdgeOptions.ptxas_edges) a device edge is two: cicc
+ * alone, writing D/compute_ID.ptx (and the arch's stub), then ptxas
+ * alone, reading it. Smaller edges pack tighter, above all at the end of
+ * a build, and the same commands run (the PTX stays: it is the cicc
+ * edge's output). cicc's edge does what the device edge did before cicc
+ * (the device preprocess and its depfile, without pp edges); the ptxas
+ * edge's canonical text is the whole device edge's, as the shard
+ * manifest hashes it. sc > 1: the tail split, in both. */
+Rule *ed_cu_cicc_rule(Ctx *x, PipeArch *pa, int sc)
+{
+	const gboolean split = x->opt->pp_edges;
+	GString *c = g_string_new(NULL);
+	if (!split)
+		render_device_view(x, c, pa, TRUE);
+	GPtrArray *cicc = cicc_words(pa, sc);
+	char *ptx = g_strdup_printf(P_O "/compute_%s.ptx", pa->id);
+	char *f = g_strconcat(ptx, TMP, NULL);
+	argv_subst(cicc, ptx, f);
+	g_free(f);
+	g_free(ptx);
+	ed_measured(x, c);
+	ed_render(c, cicc);
+	g_ptr_array_free(cicc, TRUE);
+	g_string_append_printf(c, " && rm -f ${O}/%s.c ${O}/%s.gpu", pa->id, pa->id);
+	if (!split)
+		g_string_append_printf(c, " ${O}/%s.ii", pa->id);
+	ed_publish(c, "${out}");
+	char *stem = sc > 1 ? g_strdup_printf(RULE_CICC "_%s_split%d", pa->id, sc) : g_strdup_printf(RULE_CICC "_%s", pa->id);
+	char *desc = sc > 1 ? g_strdup_printf("CUDA cicc %s ${out} (--split-compile %d)", pa->id, sc)
+			    : g_strdup_printf("CUDA cicc %s ${out}", pa->id);
+	Rule *r = graph_rule(x->g, stem, c->str, desc, split ? NULL : "${out}.d", split ? NULL : "gcc", "device");
+	r->split_compile = sc > 1 ? sc : 0;
+	g_free(desc);
+	g_free(stem);
+	g_string_free(c, TRUE);
+	return r;
+}
+
+Rule *ed_cu_ptxas_rule(Ctx *x, PipeArch *pa, const Arch *a, int sc)
+{
+	GString *c = g_string_new(NULL);
+	GPtrArray *ptxas = ptxas_words(pa, sc);
+	ed_measured(x, c);
+	ed_render(c, ptxas);
+	g_ptr_array_free(ptxas, TRUE);
+	ed_publish(c, "${out}");
+	char *stem = sc > 1 ? g_strdup_printf(RULE_PTXAS "_%s_split%d", pa->id, sc) : g_strdup_printf(RULE_PTXAS "_%s", pa->id);
+	char *name = arch_image_name(a);
+	char *desc = sc > 1 ? g_strdup_printf("CUDA %s ${out} (--split-compile %d)", name, sc)
+			    : g_strdup_printf("CUDA %s ${out}", name);
+	char *canon = dev_command(x, pa, a, FALSE, 0);
+	Rule *r = graph_rule_canon(x->g, stem, c->str, canon, desc, NULL, NULL, "device");
+	r->split_compile = sc > 1 ? sc : 0;
+	g_free(canon);
+	g_free(desc);
+	g_free(name);
+	g_free(stem);
+	g_string_free(c, TRUE);
+	return r;
+}
+
+static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, int sc)
+{
+	GString *c = g_string_new(NULL);
+	char *depdiff = g_strdup_printf("%s depdiff ${O}/hdeps ${O}/%s.full.d ${out}.d ${out}", ed_cugen_q(x), pa->id);
+	if (!split) /* (the cache's direct mode runs depdiff after it, below) */
+		render_device_view(x, c, pa, !x->cache);
+	GPtrArray *cicc = cicc_words(pa, sc);
+	/* the declared outputs under temporary names (the PTX also where
+	 * ptxas reads it), renamed into place at the end */
+	GPtrArray *ptxas = pa->ptxas ? ptxas_words(pa, sc) : NULL;
+	GPtrArray *declared = g_ptr_array_new_with_free_func(g_free);
+	if (ptxas) {
+		g_ptr_array_add(declared, g_strdup_printf("${O}/sm_%s.cubin", pa->id));
+	}
+	if (!ptxas || a->ptx) {
+		const char *ext = pa->lto ? "ltoir" : "ptx";
+		char *ir = g_strdup_printf(P_O "/compute_%s.%s", pa->id, ext);
+		char *tmp = g_strconcat(ir, TMP, NULL);
+		argv_subst(cicc, ir, tmp);
+		if (ptxas)
+			argv_subst(ptxas, ir, tmp);
+		g_free(tmp);
+		g_free(ir);
+		g_ptr_array_add(declared, g_strdup_printf("${O}/compute_%s.%s", pa->id, ext));
+	}
+	GString *compile = g_string_new(NULL);
+	ed_measured(x, compile);
+	ed_render(compile, cicc);
+	g_ptr_array_free(cicc, TRUE);
+	if (ptxas) {
+		g_string_append(compile, " &&");
+		ed_measured(x, compile);
+		ed_render(compile, ptxas);
+		g_ptr_array_free(ptxas, TRUE);
+	}
+	if (x->cache) {
+		/* the cache: what cicc and ptxas make, keyed by the preprocessed
+		 * input, the module id and everything in the commands */
+		GString *outs = g_string_new(NULL);
+		for (guint i = 0; i < declared->len; i++)
+			g_string_append_printf(outs, " %s" TMP, (char *)g_ptr_array_index(declared, i));
+		g_string_append_printf(outs, " ${O}/%s.stub.c", pa->id);
+		char *keytext = g_strdup_printf("%s\n%s\n%s %s\n%s", compile->str, pa->id,
+						x->tk->version, x->tk->host_version, x->tk->target);
+		char *key = g_compute_checksum_for_string(G_CHECKSUM_SHA256, keytext, -1);
+		char *qdir = cg_sh_quote(x->cache);
+		char *req = g_strdup_printf("%s ${O}/%s.ii ${O}/id -- %s ${F} %s --%s", qdir, pa->id, key,
+					    x->c->module_id_absolute ? "${C}" : "", outs->str);
+		g_string_append_printf(c, "{ %s cache get %s || { %s && %s cache put %s; }; }", ed_cugen_q(x), req,
+				       compile->str, ed_cugen_q(x), req);
+		/* direct mode: the outputs and the device view's depfile (the
+		 * edge's own depfile is derived from it below) without the
+		 * device preprocess; depdiff runs after it, hit or miss */
+		char *dout = g_strdup_printf("${O}/%s.full.d%s", pa->id, outs->str);
+		char *wrapped = direct_wrap(x, "dev", c->str, "${in} ${O}/id", dout);
+		g_string_assign(c, wrapped);
+		g_string_append_printf(c, " && %s", depdiff);
+		g_free(wrapped);
+		g_free(dout);
+		g_free(req);
+		g_free(qdir);
+		g_free(key);
+		g_free(keytext);
+		g_string_free(outs, TRUE);
+	} else {
+		g_string_append(c, compile->str);
+	}
+	g_free(depdiff);
+	g_string_free(compile, TRUE);
+	/* the device view stays when a pp edge made it (its output) */
+	if (split)
+		g_string_append_printf(c, " && rm -f ${O}/%s.c ${O}/%s.gpu", pa->id, pa->id);
+	else
+		g_string_append_printf(c, " && rm -f ${O}/%s.ii ${O}/%s.c ${O}/%s.gpu", pa->id, pa->id, pa->id);
+	if (pa->ptxas && !a->ptx)
+		g_string_append_printf(c, " ${O}/compute_%s.ptx", pa->id);
+	for (guint i = 0; i < declared->len; i++)
+		ed_publish(c, g_ptr_array_index(declared, i));
+	g_ptr_array_free(declared, TRUE);
+	return g_string_free(c, FALSE);
+}
+
+Rule *ed_cu_stub_rule(Ctx *x, const char *id)
+{
+	char *cugen = cg_sh_quote(x->opt->cugen);
+	char *cmd = g_strdup_printf("%s exec " EDGE_LOG " ${out} -- %s stub ${O}/%s.stub.c ${out}", cugen, cugen, id);
+	char *stem = g_strdup_printf(RULE_STUB "_%s", id);
+	Rule *r = graph_rule(x->g, stem, cmd, "CUDA stub ${out}", NULL, NULL, NULL);
+	g_free(stem);
+	r->restat = TRUE;
+	r->copy = TRUE;
+	g_free(cmd);
+	g_free(cugen);
+	return r;
+}
+
+/* Whether the syntax-only stub edge reads the stub arch's device view
+ * from that arch's pp edge (D/ID.ii) instead of preprocessing it again. */
+gboolean ed_stub_from_pp(const Ctx *x)
+{
+	return x->opt->syntax_stub && x->opt->pp_edges && !x->cache;
+}
+
+/* The host stub from a cheap edge: the stub arch's device preprocess and
+ * cicc --device-syntax-only (as nvcc -fdevice-syntax-only runs it), so the
+ * host compile need not wait for a full device compile (DESIGN.md). With
+ * pp edges the view is the stub arch's pp edge's output (the same gcc -E
+ * command): cicc reads it, and the edge needs no depfile, since that
+ * output changes with every header of the view. */
+Rule *ed_make_cu_syntax_stub_rule(Ctx *x, TState *s)
+{
+	PipeArch *pa = pipeline_arch(s->pipe, s->stub_arch);
+	GString *c = g_string_new(NULL);
+	char *ii = g_strdup_printf(P_O "/%s.ii", pa->id);
+	const gboolean pp = ed_stub_from_pp(x);
+	if (!pp) {
+		render_device_pp(x, c, pa, ii, P_O "/syntax.ii", P_O "/syntax.full.d");
+		char *cugen = cg_sh_quote(x->opt->cugen);
+		g_string_append_printf(c, " && %s depdiff ${O}/hdeps ${O}/syntax.full.d ${out}.d ${out} && ",
+				       cugen);
+		g_free(cugen);
+	}
+	GPtrArray *cicc = argv_copy(pa->cicc);
+	/* cicc names the stub in its line markers: `cugen stub` writes it
+	 * under its own name (through a temporary file and a rename) */
+	argv_subst(cicc, P_STUB, P_O "/syntax.stub.c");
+	if (!pp)
+		argv_subst(cicc, ii, P_O "/syntax.ii");
+	char *f = g_strdup_printf(P_O "/%s.c", pa->id);
+	argv_subst(cicc, f, P_O "/syntax.c");
+	g_free(f);
+	f = g_strdup_printf(P_O "/%s.gpu", pa->id);
+	argv_subst(cicc, f, P_O "/syntax.gpu");
+	g_free(f);
+	f = g_strdup_printf(P_O "/compute_%s.%s", pa->id, pa->lto ? "ltoir" : "ptx");
+	argv_subst(cicc, f, P_O "/syntax.ptx");
+	g_free(f);
+	/* nvcc -fdevice-syntax-only puts it before -tused */
+	for (guint i = 0; i < cicc->len; i++)
+		if (strcmp(g_ptr_array_index(cicc, i), "-tused") == 0) {
+			g_ptr_array_insert(cicc, i, g_strdup("--device-syntax-only"));
+			break;
+		}
+	ed_measured(x, c);
+	ed_render(c, cicc);
+	g_ptr_array_free(cicc, TRUE);
+	g_string_append_printf(c, " && rm -f %s${O}/syntax.c ${O}/syntax.gpu ${O}/syntax.ptx && ",
+			       pp ? "" : "${O}/syntax.ii ");
+	/* `cugen stub` leaves an unchanged stub alone. Reading the pp
+	 * output the rule has no depfile and is restat, as a device edge's
+	 * stub copy is: an edit that leaves the stub as it was (a device-only
+	 * header) does not recompile the host side. With its own preprocess
+	 * the stub gets a new time (its depfile names the stub, which make's
+	 * form of restat cannot use; make.c). */
+	g_string_append_printf(c, "%s stub ${O}/syntax.stub.c ${out} && rm -f ${O}/syntax.stub.c%s", ed_cugen_q(x),
+			       pp ? "" : " && touch ${out}");
+	g_free(ii);
+	Rule *r = graph_rule(x->g, RULE_STUB "_syntax", c->str, "CUDA stub ${out}", pp ? NULL : "${out}.d",
+			     pp ? NULL : "gcc", "device");
+	r->restat = pp;
+	g_string_free(c, TRUE);
+	return r;
+}
+
+Rule *ed_make_cu_fatbin_rule(Ctx *x, TState *s)
+{
+	GString *c = g_string_new(NULL);
+	ed_measured(x, c);
+	ed_render(c, s->pipe->fatbin);
+	for (guint i = 0; i < s->pipe->images->len; i++) {
+		const char *img = g_ptr_array_index(s->pipe->images, i);
+		const char *id = strchr(img, ':') + 1;
+		gboolean built = FALSE;
+		for (guint k = 0; k < s->build->archs->len; k++) {
+			char *bid = arch_id(&g_array_index(s->build->archs, Arch, k));
+			built |= strcmp(bid, id) == 0;
+			g_free(bid);
+		}
+		if (!built)
+			continue;
+		if (g_str_has_prefix(img, "elf:"))
+			g_string_append_printf(c, " --image3=kind=elf,sm=%s,file=${O}/sm_%s.cubin", id, id);
+		else if (g_str_has_prefix(img, "ptx:"))
+			g_string_append_printf(c, " --image3=kind=ptx,sm=%s,file=${O}/compute_%s.ptx", id, id);
+		else
+			g_string_append_printf(c, " --image3=kind=nvvm,sm=%s,file=${O}/compute_%s.ltoir", id, id);
+	}
+	/* the fatbin goes straight into the host object: one cheap edge
+	 * (fewer edges for ninja to load, and for ninja >= 1.12, which counts
+	 * edges on a chain before it has timings, no extra link in the chain) */
+	g_string_append(c, " --create=${O}/fatbin &&");
+	ed_measured(x, c);
+	ed_render_arg(c, x->c->objcopy);
+	g_string_append_printf(c, " --update-section %s=${O}/fatbin ${O}/host.o ${out}" TMP,
+			       s->pipe->rdc ? "__nv_relfatbin" : ".nv_fatbin");
+	ed_publish(c, "${out}");
+	Rule *r = graph_rule(x->g, RULE_FATBIN, c->str, "CUDA fatbin ${out}", NULL, NULL, "host");
+	g_string_free(c, TRUE);
+	return r;
+}
+
+Rule *ed_make_cu_host_rule(Ctx *x, TState *s)
+{
+	GString *c = g_string_new(NULL);
+	ed_render_arg(c, g_ptr_array_index(s->pipe->fatbin, 0));
+	g_string_append(c, " -64");
+	if (s->pipe->rdc)
+		g_string_append(c, " --device-c");
+	g_string_append(c, " --create=${O}/empty.fatbin --embedded-fatbin=${O}/fatbin.c &&");
+	ed_measured(x, c);
+	if (*x->c->launcher)
+		ed_render_words(c, x->c->launcher);
+	GPtrArray *cc = argv_copy(s->pipe->host_cc);
+	argv_subst(cc, P_OUT, P_OUT TMP);
+	ed_render(c, cc);
+	g_ptr_array_free(cc, TRUE);
+	ed_publish(c, "${out}");
+	Rule *r = graph_rule(x->g, RULE_HOST, c->str, "CUDA host ${out}", NULL, NULL, "host");
+	g_string_free(c, TRUE);
+	return r;
+}
+
+/* rdc: per TU per arch an object holding only that arch's relocatable
+ * image (the host object with __nv_relfatbin replaced), so each arch's
+ * nvlink reads nothing of the other archs and adding an arch does not
+ * relink the others. */
