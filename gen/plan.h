@@ -7,9 +7,10 @@
  * --split-compile in split = tu, --split-compile for the device compiles
  * at the end of the build: the tail split), the ninja pools (compile or
  * device and host, link) and their depths, a simulation of ninja running
- * the graph (CUGEN_SIMTRACE writes it), the order of edges in build.ninja
+ * the graph (cugen plan --trace writes it), the order of edges in build.ninja
  * (ninja 1.11 starts ready edges in file order: whichever order simulates
- * shortest), and the reasons for all of it. */
+ * shortest), and the reasons for all of it. Made by plan.c, cost.c,
+ * simulate.c and shardplan.c (plan_int.h says which owns what). */
 #ifndef CUGEN_PLAN_H
 #define CUGEN_PLAN_H
 

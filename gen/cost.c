@@ -1,0 +1,226 @@
+/* cost.c -- what each edge is expected to cost: CPU seconds (e->cost)
+ * and peak memory (e->memory), from the last build's measurements where
+ * the edge (or its sibling, for a new split of the same work) was
+ * measured, else the defaults below; see plan_int.h. */
+#include "plan_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* A device view's preprocess (device gcc -E: 0.75 s a call, §8). */
+#define PP_COST 0.8
+
+/* A device edge that runs ptxas alone (edges.c's ptxas edges): it reads
+ * the PTX its cicc edge (EK_CICC) wrote. */
+gboolean pl_ptxas_only(const Edge *e)
+{
+	return e->kind == EK_DEV && EDGE_LEN(e->ins) && g_str_has_suffix(EDGE_AT(e->ins, 0), ".ptx");
+}
+
+/* Defaults before anything was measured: seconds and bytes per edge,
+ * from the lab's 4-TU CUB workload (research/nvcc-pipeline.md §8, "where
+ * the CPU goes"): per arch gcc -E 0.75 + cicc 11.5 + ptxas 4.0 s; per TU
+ * host gcc -E 0.74 + cudafe++ 2.5 s, host compile 18.8 s. A syntax-only
+ * stub is the preprocess and cicc's front end (about a third of it); with
+ * pp edges it is the front end alone. */
+static void default_cost(const Edge *e, int archs, int threads, double *cpu, double *rss)
+{
+	switch (e->kind) {
+	case EK_DEV: /* less PP_COST with pp edges; sm_75's ptxas takes 7.3 s */
+		if (pl_ptxas_only(e)) { /* ptxas alone */
+			*cpu = e->arch && strcmp(e->arch, "sm_75") == 0 ? 7.3 : 4.0;
+			*rss = 0.2 * GiB;
+			break;
+		}
+		*cpu = e->arch && strcmp(e->arch, "sm_75") == 0 ? 19.6 : 16.3;
+		*rss = 1.0 * GiB;
+		break;
+	case EK_CICC: *cpu = PP_COST + 11.5; *rss = 1.0 * GiB; break; /* less PP_COST with pp edges */
+	case EK_DEVPP: *cpu = PP_COST; *rss = 0.2 * GiB; break;
+	case EK_NVCC: *cpu = 16.3 * MAX(archs, 1) + 22; *rss = 1.0 * GiB * MAX(threads, 1); break;
+	case EK_FE: *cpu = 3.3; *rss = 0.6 * GiB; break;
+	case EK_HOST: *cpu = 18.8; *rss = 0.5 * GiB; break;
+	case EK_STUB: *cpu = e->rule && e->rule->copy ? 0.01 : 4.6; *rss = e->rule && e->rule->copy ? 0.01 * GiB : 1.0 * GiB; break;
+	case EK_CC: case EK_CXX: *cpu = 1; *rss = 0.3 * GiB; break;
+	case EK_NVLINK: case EK_DLHOST: *cpu = 1; *rss = 0.3 * GiB; break;
+	case EK_LINK: *cpu = 1; *rss = 0.5 * GiB; break;
+	case EK_RANK: *cpu = 0.002; *rss = 0.001 * GiB; break; /* touch */
+	case EK_PHONY: case EK_REGEN: *cpu = 0; *rss = 0; break;
+	default: *cpu = 0.05; *rss = 0.05 * GiB; break;
+	}
+}
+
+static gint cmp_double(gconstpointer a, gconstpointer b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(GArray *v)
+{
+	g_array_sort(v, cmp_double);
+	return g_array_index(v, double, v->len / 2);
+}
+
+/* The kinds whose measurements stand in for each other's: a syntax-only
+ * stub (a preprocess and a cicc) is not a stub copy, a ptxas edge not a
+ * whole device edge. */
+#define BUCKETS (EK_COUNT + 2)
+static int bucket(const Edge *e)
+{
+	return e->kind == EK_STUB && e->rule && !e->rule->copy ? EK_COUNT : pl_ptxas_only(e) ? EK_COUNT + 1 : (int)e->kind;
+}
+
+/* Whether an edge's cost is counted without its device preprocess, which
+ * a pp edge runs when there are pp edges: a device compile (its cicc
+ * edge, with ptxas edges), and a syntax-only stub (edges.c: it reads the
+ * stub arch's pp output then). */
+static gboolean without_pre(const Edge *e)
+{
+	return (e->kind == EK_DEV && !pl_ptxas_only(e)) || e->kind == EK_CICC ||
+	       (e->kind == EK_STUB && e->rule && !e->rule->copy);
+}
+
+/* The measurement of the TU's file D/PREFIX ID SUFFIX for e's arch. */
+static const EdgeStat *sibling(const History *h, const Edge *e, const char *prefix, const char *suffix)
+{
+	const char *O = edge_get_var(e, "O");
+	const char *id = e->arch ? strchr(e->arch, '_') : NULL;
+	if (!h || !O || !id)
+		return NULL;
+	char *f = g_strconcat(O, "/", prefix, id + 1, suffix, NULL);
+	const EdgeStat *st = history_get(h, f);
+	g_free(f);
+	return st;
+}
+
+/* A device edge's preprocess, measured: in its own log lines, or in its
+ * pp edge's (D/ID.ii) when the last build had pp edges; else -1. */
+static double measured_pre(const History *h, const Edge *e, const EdgeStat *st)
+{
+	if (st && st->cpu_pre > 0)
+		return st->cpu_pre;
+	const EdgeStat *ps = sibling(h, e, "", ".ii");
+	return ps ? ps->cpu : -1;
+}
+
+/* cicc's seconds in a measurement: what is neither preprocess nor ptxas. */
+static double cicc_part(const EdgeStat *st)
+{
+	return st ? st->cpu - st->cpu_pre - st->cpu_ptxas : 0;
+}
+
+/* An edge's measured seconds (without its preprocess where without_pre),
+ * or -1; *from: the measurement it came from (its memory, its
+ * preprocess). cicc and ptxas ran in one device edge (its lines under
+ * D/sm_ID.cubin) or, with ptxas edges, apart (cicc's under
+ * D/compute_ID.ptx, ptxas's under the cubin): either build's lines stand
+ * in for the other's, each edge's own first. */
+static double own_measured(const History *h, const Edge *e, const EdgeStat *st, const EdgeStat **from)
+{
+	*from = st;
+	const gboolean cubin = e->kind == EK_DEV && EDGE_LEN(e->outs) && g_str_has_suffix(EDGE_AT(e->outs, 0), ".cubin");
+	if (!cubin && e->kind != EK_CICC)
+		return st ? (without_pre(e) ? st->cpu - st->cpu_pre : st->cpu) : -1;
+	const EdgeStat *cub = cubin ? st : sibling(h, e, "sm_", ".cubin");
+	const EdgeStat *ptx = cubin ? sibling(h, e, "compute_", ".ptx") : st;
+	if (pl_ptxas_only(e))
+		return cub && cub->cpu_ptxas > 0 ? cub->cpu_ptxas : -1;
+	const EdgeStat *own = cubin ? cub : ptx, *other = cubin ? ptx : cub;
+	const EdgeStat *cs = cicc_part(own) > 1e-3 ? own : cicc_part(other) > 1e-3 ? other : NULL;
+	if (!cs)
+		return -1;
+	*from = cs;
+	if (e->kind == EK_CICC)
+		return cicc_part(cs);
+	/* a whole device edge: cicc and ptxas (what its lines hold) */
+	return cs == cub ? cub->cpu - cub->cpu_pre : cicc_part(cs) + (cub ? cub->cpu_ptxas : 0);
+}
+
+/* Each edge's expected cost and memory: its own measurement, else the
+ * median of its kind's measurements (an added arch, a new TU), else the
+ * default. A device edge's preprocess counts apart: with pp edges (pp)
+ * it is theirs. job_memory (profile) fixes device edges' memory. */
+void pl_set_costs(Graph *g, const History *h, const Config *c, const GraphInfo *info,
+		      int threads, gboolean pp, Plan *p)
+{
+	if (h && !h->edges)
+		h = NULL; /* nothing measured: no lookups */
+	GArray *kcpu[BUCKETS], *krss[BUCKETS], *pres = g_array_new(FALSE, FALSE, sizeof(double));
+	for (int k = 0; k < BUCKETS; k++) {
+		kcpu[k] = g_array_new(FALSE, FALSE, sizeof(double));
+		krss[k] = g_array_new(FALSE, FALSE, sizeof(double));
+	}
+	/* each edge's measurement, looked up once: its own seconds (-1: none)
+	 * and the line set they came from */
+	const EdgeStat **stats = g_new0(const EdgeStat *, MAX(g->edges->len, 1));
+	double *owns = g_new(double, MAX(g->edges->len, 1));
+	for (guint i = 0; i < g->edges->len; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		const char *out = EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : NULL;
+		const EdgeStat *st = out ? history_get_hashed(h, out, graph_str(out)->len, graph_str(out)->hash) : NULL;
+		/* D/stub.c is a copy or a syntax-only cicc run: the last
+		 * build's may have been the other (a cicc step tells) */
+		if (st && e->kind == EK_STUB && (e->rule->copy ? st->cpu > st->cpu_pre : st->cpu <= st->cpu_pre))
+			st = NULL;
+		owns[i] = h ? own_measured(h, e, st, &stats[i]) : -1;
+		if (owns[i] < 0)
+			stats[i] = NULL;
+		if (stats[i]) {
+			g_array_append_val(kcpu[bucket(e)], owns[i]);
+			g_array_append_val(krss[bucket(e)], stats[i]->rss);
+		}
+		double pre = without_pre(e) && e->kind != EK_STUB ? measured_pre(h, e, stats[i]) : -1;
+		if (pre >= 0)
+			g_array_append_val(pres, pre);
+	}
+	double med_cpu[BUCKETS], med_rss[BUCKETS];
+	for (int k = 0; k < BUCKETS; k++) {
+		med_cpu[k] = kcpu[k]->len ? median(kcpu[k]) : -1;
+		med_rss[k] = krss[k]->len ? median(krss[k]) : -1;
+		g_array_free(kcpu[k], TRUE);
+		g_array_free(krss[k], TRUE);
+	}
+	double med_pre = pres->len ? median(pres) : PP_COST;
+	g_array_free(pres, TRUE);
+	double job_memory = 0;
+	if (g_strcmp0(c->profile->job_memory, "auto") != 0)
+		job_memory = (double)plan_parse_size(c->profile->job_memory);
+	p->measured = p->edges = p->dev_measured = 0;
+	for (guint i = 0; i < g->edges->len; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		double cpu, rss;
+		default_cost(e, info->device_archs, threads, &cpu, &rss);
+		const EdgeStat *st = stats[i];
+		if (without_pre(e))
+			cpu -= PP_COST; /* the default without its preprocess */
+		if (st) {
+			cpu = owns[i];
+			/* cugen exec sees one process: nvcc --threads runs several */
+			rss = e->kind == EK_NVCC ? st->rss * MAX(threads, 1) : st->rss;
+			p->measured++;
+			p->dev_measured += e->kind == EK_DEV;
+		} else if (med_cpu[bucket(e)] >= 0) {
+			cpu = med_cpu[bucket(e)];
+			rss = med_rss[bucket(e)];
+		} else if (e->kind == EK_DEVPP) {
+			cpu = med_pre;
+		}
+		if (without_pre(e) && !pp) {
+			double pre = e->kind != EK_STUB ? measured_pre(h, e, st) : st && st->cpu_pre > 0 ? st->cpu_pre : -1;
+			cpu += pre >= 0 ? pre : med_pre;
+		}
+		if (job_memory > 0 && (e->kind == EK_DEV || e->kind == EK_CICC || e->kind == EK_NVCC ||
+				       (e->kind == EK_STUB && !e->rule->copy)))
+			rss = job_memory;
+		e->cost = cpu;
+		e->memory = rss;
+		if (e->kind != EK_PHONY && e->kind != EK_REGEN)
+			p->edges++;
+	}
+	g_free(owns);
+	g_free(stats);
+}
+

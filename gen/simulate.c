@@ -1,0 +1,538 @@
+/* simulate.c -- the graph as ninja would run it: bottom levels and the
+ * critical path, the edge order (longest remaining chain first, or
+ * jittered for a tighter packing), the simulation with ninja's
+ * scheduling and pools, its robust (varied-cost) average, and the trace
+ * `cugen plan --trace` writes; see plan_int.h. */
+#include "plan_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* nvcc --split-compile N on one heavy TU's device compile, measured on
+ * the 16-core device machine (bench/RESULTS.md): the wall time shrinks
+ * by 1.27x at 2 and 1.5-1.75x at 4, for the same CPU time. */
+static double split_speedup(int n)
+{
+	return n >= 4 ? 1.6 : n >= 2 ? 1.27 : 1;
+}
+
+/* Bottom levels (e->level): an edge's cost plus the longest chain after
+ * it, by a reverse topological walk over successors. The successor lists
+ * and the walk's order depend only on the graph's shape: they are made on
+ * the first call and kept (g->topo) while the graph has the same edges. */
+void pl_bottom_levels(Graph *g, double *cpl, double *work)
+{
+	if (!g->topo || g->topo->len != g->edges->len) {
+		/* one pass over the inputs: each edge's producers (graph_maker),
+		 * flat (pred, from pstart[i]); then each producer's users, in
+		 * one array (g->succ_store) */
+		guint n = g->edges->len;
+		guint *pstart = g_new(guint, n + 1);
+		GPtrArray *pred = g_ptr_array_sized_new(n * 2);
+		for (guint i = 0; i < n; i++) {
+			Edge *e = g_ptr_array_index(g->edges, i);
+			e->index = i;
+			e->nsucc = 0;
+		}
+		for (guint i = 0; i < n; i++) {
+			Edge *e = g_ptr_array_index(g->edges, i);
+			pstart[i] = pred->len;
+			PathList *lists[] = { e->ins, e->implicit_ins, e->order_ins };
+			for (int l = 0; l < 3; l++)
+				for (guint k = 0; k < EDGE_LEN(lists[l]); k++) {
+					Edge *pe = graph_maker(EDGE_AT(lists[l], k));
+					if (pe && pe != e) {
+						pe->nsucc++;
+						g_ptr_array_add(pred, pe);
+					}
+				}
+		}
+		pstart[n] = pred->len;
+		g_free(g->succ_store);
+		g->succ_store = g_new(Edge *, MAX(pred->len, 1));
+		Edge **next = g->succ_store;
+		for (guint i = 0; i < n; i++) {
+			Edge *e = g_ptr_array_index(g->edges, i);
+			e->succ = next;
+			next += e->nsucc;
+			e->pending = (int)e->nsucc;
+			e->nsucc = 0;
+			e->npred = pstart[i + 1] - pstart[i];
+		}
+		for (guint i = 0; i < n; i++) {
+			Edge *e = g_ptr_array_index(g->edges, i);
+			for (guint k = pstart[i]; k < pstart[i + 1]; k++) {
+				Edge *pe = g_ptr_array_index(pred, k);
+				pe->succ[pe->nsucc++] = e;
+			}
+		}
+		if (g->topo)
+			g_ptr_array_set_size(g->topo, 0);
+		else
+			g->topo = g_ptr_array_sized_new(n);
+		for (guint i = 0; i < n; i++) {
+			Edge *e = g_ptr_array_index(g->edges, i);
+			if (!e->pending)
+				g_ptr_array_add(g->topo, e);
+		}
+		/* users before producers: a producer follows once all its
+		 * users are in */
+		for (guint qi = 0; qi < g->topo->len; qi++) {
+			Edge *e = g_ptr_array_index(g->topo, qi);
+			for (guint k = pstart[e->index]; k < pstart[e->index + 1]; k++) {
+				Edge *pe = g_ptr_array_index(pred, k);
+				if (--pe->pending == 0)
+					g_ptr_array_add(g->topo, pe);
+			}
+		}
+		g_ptr_array_free(pred, TRUE);
+		g_free(pstart);
+	}
+	*cpl = 0;
+	*work = 0;
+	for (guint qi = 0; qi < g->topo->len; qi++) {
+		Edge *e = g_ptr_array_index(g->topo, qi);
+		double best = 0;
+		for (guint k = 0; k < e->nsucc; k++) {
+			Edge *sx = e->succ[k];
+			if (sx->level > best)
+				best = sx->level;
+		}
+		/* the edge's wall time: a split compile runs in parallel */
+		e->level = e->cost / (e->rule ? split_speedup(e->rule->split_compile) : 1) + best;
+		*cpl = MAX(*cpl, e->level);
+		*work += e->cost;
+	}
+}
+
+
+/* An unsigned key that orders as the level descending. */
+static guint64 level_key(double level)
+{
+	if (level == 0)
+		level = 0; /* -0.0 ties with 0.0 */
+	guint64 b;
+	memcpy(&b, &level, sizeof b);
+	b = b >> 63 ? ~b : b | (1ull << 63); /* ascending with the double */
+	return ~b;
+}
+
+/* Sorts v: build edges before phony and regen, the longest chain first,
+ * else in v's order. A radix sort of the levels, a byte at a time and
+ * stable, then the last ones moved to the end: a comparison sort over
+ * 100,000 edges took a fifth of the planner's time. */
+void pl_sort_ranked(Ranked *v, guint n)
+{
+	Ranked *tmp = g_new(Ranked, MAX(n, 1)), *from = v, *to = tmp;
+	guint64 *key = g_new(guint64, MAX(n, 1)), *key2 = g_new(guint64, MAX(n, 1));
+	for (guint i = 0; i < n; i++)
+		key[i] = level_key(v[i].level);
+	for (int shift = 0; shift < 64; shift += 8) {
+		guint count[256] = { 0 };
+		for (guint i = 0; i < n; i++)
+			count[key[i] >> shift & 255]++;
+		if (n && count[key[0] >> shift & 255] == n)
+			continue; /* one value of this byte: nothing moves */
+		guint pos[256], sum = 0;
+		for (int b = 0; b < 256; b++) {
+			pos[b] = sum;
+			sum += count[b];
+		}
+		for (guint i = 0; i < n; i++) {
+			guint b = key[i] >> shift & 255;
+			to[pos[b]] = from[i];
+			key2[pos[b]++] = key[i];
+		}
+		Ranked *t = from;
+		from = to;
+		to = t;
+		guint64 *k = key;
+		key = key2;
+		key2 = k;
+	}
+	/* stable: the others, then the last ones */
+	guint k = 0;
+	for (guint i = 0; i < n; i++)
+		if (!from[i].last)
+			to[k++] = from[i];
+	for (guint i = 0; i < n; i++)
+		if (from[i].last)
+			to[k++] = from[i];
+	if (to != v)
+		memcpy(v, to, n * sizeof(Ranked));
+	g_free(tmp);
+	g_free(key);
+	g_free(key2);
+}
+
+/* ninja 1.11 starts ready edges in manifest order: put the edges that head
+ * the longest remaining chains first; ties keep the edges' present order.
+ * With defer, the edges of that kind come after all others (they start
+ * only when nothing else is ready). */
+void pl_order_edges(Graph *g, int defer, GRand *noise)
+{
+	guint n = g->edges->len;
+	Ranked *r = g_new(Ranked, MAX(n, 1));
+	for (guint i = 0; i < n; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		double level = noise ? e->level * g_rand_double_range(noise, 0.7, 1.3) : e->level;
+		r[i] = (Ranked){ e, (int)e->kind == defer ? level - 1e9 : level,
+				 e->kind == EK_PHONY || e->kind == EK_REGEN };
+	}
+	pl_sort_ranked(r, n);
+	for (guint i = 0; i < n; i++)
+		g->edges->pdata[i] = r[i].e;
+	g_free(r);
+}
+
+/* The kind of pool edges.c gave the edge's rule: 0 device, 1 host,
+ * 2 link, -1 none (size_pools may move device and host into "compile"). */
+int pl_pool_of(const Edge *e)
+{
+	if (!e->rule || !e->rule->pool_kind)
+		return -1;
+	if (strcmp(e->rule->pool_kind, "device") == 0) return 0;
+	if (strcmp(e->rule->pool_kind, "host") == 0) return 1;
+	if (strcmp(e->rule->pool_kind, "link") == 0) return 2;
+	return -1;
+}
+
+/* A binary heap of edge ranks (positions in the manifest), least first. */
+typedef struct {
+	guint *v;
+	guint n;
+} Heap;
+
+static void heap_push(Heap *h, guint x)
+{
+	guint i = h->n++;
+	while (i && h->v[(i - 1) / 2] > x) {
+		h->v[i] = h->v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->v[i] = x;
+}
+
+static guint heap_pop(Heap *h)
+{
+	guint top = h->v[0], x = h->v[--h->n], i = 0;
+	for (;;) {
+		guint c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && h->v[c + 1] < h->v[c])
+			c++;
+		if (h->v[c] >= x)
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	if (h->n)
+		h->v[i] = x;
+	return top;
+}
+
+/* ninja's default -j: processors + 2, 3 on two, 2 on one. */
+static int ninja_default_j(int cores)
+{
+	return cores <= 1 ? 2 : cores == 2 ? 3 : cores + 2;
+}
+
+static gint by_depth(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const int *w = data;
+	guint x = *(const guint *)a, y = *(const guint *)b;
+	if (w[x] != w[y])
+		return w[x] > w[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* The build as ninja runs it, with the planned costs: ready edges start
+ * in manifest order (g->edges after order_edges; from ninja 1.12, by
+ * their depth first: the edges on their longest path to the end, phony
+ * ones not counted) while -j (ninja's default) and the edge's pool
+ * allow; running jobs share the cores equally when they outnumber them.
+ * Needs bottom_levels (succ, npred, topo). Returns the expected wall
+ * seconds; with start, each edge's start time (by index in g->edges);
+ * with trace (plan --trace), each edge's start and end as lines. */
+double pl_simulate(Graph *g, const Plan *p, int threads, double *start, FILE *trace)
+{
+	guint n = g->edges->len;
+	if (!n)
+		return 0;
+	for (guint i = 0; i < n; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		e->index = i;
+		e->pending = (int)e->npred;
+	}
+	/* the start order: key[i] of edge i, edge byk[k] of key k */
+	guint *key = g_new(guint, n), *byk = g_new(guint, n);
+	for (guint i = 0; i < n; i++)
+		byk[i] = i;
+	if (p->depth_first && g->topo && g->topo->len == n) {
+		int *w = g_new0(int, n);
+		for (guint q = 0; q < n; q++) {
+			Edge *e = g_ptr_array_index(g->topo, q);
+			int best = 0;
+			for (guint k = 0; k < e->nsucc; k++)
+				best = MAX(best, w[e->succ[k]->index]);
+			w[e->index] = best + (e->kind != EK_PHONY);
+		}
+		g_qsort_with_data(byk, (gint)n, sizeof(guint), by_depth, w);
+		g_free(w);
+	}
+	for (guint k = 0; k < n; k++)
+		key[byk[k]] = k;
+	/* the cores each job keeps busy: nvcc --threads, --split-compile */
+	double *par = g_new(double, n);
+	for (guint i = 0; i < n; i++) {
+		const Edge *e = g_ptr_array_index(g->edges, i);
+		par[i] = e->kind == EK_NVCC ? MAX(threads, 1) : e->rule ? split_speedup(e->rule->split_compile) : 1;
+	}
+	const int depth[3] = { p->device, p->host, p->link };
+	int busy[3] = { 0, 0, 0 };
+	const int jobs = ninja_default_j(p->cores);
+	/* one ready heap per pool (none, device or compile, host, link):
+	 * the next edge to start is the first in file order among the
+	 * heads of the heaps whose pool has room */
+	Heap ready[4];
+	for (int k = 0; k < 4; k++)
+		ready[k] = (Heap){ g_new(guint, n), 0 };
+	int *slot = g_new(int, n); /* heap of each edge: pool + 1 */
+	for (guint i = 0; i < n; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		int k = pl_pool_of(e);
+		if (p->shared && k == 1)
+			k = 0; /* one pool "compile" */
+		slot[i] = k + 1;
+	}
+	guint *run = g_new(guint, n);
+	double *left = g_new(double, n);
+	guint nrun = 0, done = 0;
+	double t = 0;
+	for (guint i = 0; i < n; i++)
+		if (!((Edge *)g_ptr_array_index(g->edges, i))->pending)
+			heap_push(&ready[slot[i]], key[i]);
+	while (done < n) {
+		while ((int)nrun < jobs) {
+			int best = -1;
+			for (int h = 0; h < 4; h++)
+				if (ready[h].n && (h == 0 || busy[h - 1] < depth[h - 1]) &&
+				    (best < 0 || ready[h].v[0] < ready[best].v[0]))
+					best = h;
+			if (best < 0)
+				break;
+			guint i = byk[heap_pop(&ready[best])];
+			Edge *e = g_ptr_array_index(g->edges, i);
+			if (best > 0)
+				busy[best - 1]++;
+			left[i] = e->kind == EK_PHONY || e->kind == EK_REGEN ? 0 : e->cost;
+			run[nrun++] = i;
+			if (start)
+				start[i] = t;
+			if (trace && left[i] > 0)
+				fprintf(trace, "start %8.2f %7.2f %s\n", t, e->cost, EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : "?");
+		}
+		if (!nrun)
+			break; /* a cycle, or nothing runnable: stop */
+		/* the next job to end, all running jobs sharing the cores */
+		double used = 0;
+		for (guint r = 0; r < nrun; r++)
+			used += par[run[r]];
+		double rate = used > p->cores ? p->cores / used : 1;
+		double step = G_MAXDOUBLE;
+		for (guint r = 0; r < nrun; r++)
+			step = MIN(step, left[run[r]] / (rate * par[run[r]]));
+		t += step;
+		guint kept = 0;
+		for (guint r = 0; r < nrun; r++) {
+			guint i = run[r];
+			Edge *e = g_ptr_array_index(g->edges, i);
+			left[i] -= step * rate * par[i];
+			if (left[i] > 1e-9) {
+				run[kept++] = i;
+				continue;
+			}
+			done++;
+			if (trace && e->cost > 0)
+				fprintf(trace, "end   %8.2f %7.2f %s\n", t, e->cost, EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : "?");
+			if (slot[i] > 0)
+				busy[slot[i] - 1]--;
+			for (guint s2 = 0; s2 < e->nsucc; s2++) {
+				Edge *sx = e->succ[s2];
+				if (--sx->pending == 0)
+					heap_push(&ready[slot[sx->index]], key[sx->index]);
+			}
+		}
+		nrun = kept;
+	}
+	for (int k = 0; k < 4; k++)
+		g_free(ready[k].v);
+	g_free(slot);
+	g_free(par);
+	g_free(run);
+	g_free(left);
+	g_free(key);
+	g_free(byk);
+	return t;
+}
+
+#define SAMPLES 8
+
+/* A number in [0, 1) from a string's hash and a sample number. */
+static double draw(guint32 h, guint k)
+{
+	h ^= (k + 1) * 0x9e3779b9u;
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h / 4294967296.0;
+}
+
+/* What an edge's variations are drawn from: the hashes of its source's
+ * name and of its first output, so that the same edge gets the same
+ * variations in every graph the planner compares and in every run. */
+typedef struct {
+	guint32 source, out;
+	gboolean has_source, has_out;
+} EdgeSeed;
+
+static EdgeSeed edge_seed(const Edge *e)
+{
+	EdgeSeed s = { 0, 0, e->source != NULL, EDGE_LEN(e->outs) > 0 };
+	if (s.has_source)
+		s.source = g_str_hash(e->source);
+	if (s.has_out)
+		s.out = g_str_hash(EDGE_AT(e->outs, 0));
+	return s;
+}
+
+/* An edge's cost in sample k, varied by up to amp each way: by its TU
+ * (every edge of one source file shares a factor: a heavy TU is heavy
+ * in every arch, and nothing before its first build says which TU that
+ * is) and by the edge itself. */
+#define EDGE_SPREAD 0.2
+#define TU_SPREAD 0.35
+static double varied(const EdgeSeed *s, double cost, guint k, double amp)
+{
+	double f = 1;
+	if (s->has_source && amp > EDGE_SPREAD)
+		f *= 1 + TU_SPREAD * (2 * draw(s->source, k) - 1);
+	if (s->has_out)
+		f *= 1 + MIN(amp, EDGE_SPREAD) * (2 * draw(s->out, k + 1000) - 1);
+	return cost * f;
+}
+
+/* The simulated wall time of the graph as ordered, averaged over costs
+ * varied by up to amp (0.2: 20%) each way: real edges differ from their
+ * estimates, and equal default costs would make waves of jobs that no
+ * build has. The variations come from varied(). */
+static double robust_time(Graph *g, const Plan *p, int threads, double amp)
+{
+	if (amp <= 0)
+		return pl_simulate(g, p, threads, NULL, NULL);
+	guint n = g->edges->len;
+	double *cost = g_new(double, n), sum = 0;
+	EdgeSeed *seed = g_new(EdgeSeed, n);
+	for (guint i = 0; i < n; i++) {
+		const Edge *e = g_ptr_array_index(g->edges, i);
+		cost[i] = e->cost;
+		seed[i] = edge_seed(e);
+	}
+	const int samples = amp > EDGE_SPREAD ? 4 * SAMPLES : SAMPLES;
+	for (int k = 0; k < samples; k++) {
+		for (guint i = 0; i < n; i++) {
+			Edge *e = g_ptr_array_index(g->edges, i);
+			e->cost = varied(&seed[i], cost[i], (guint)k, amp);
+		}
+		sum += pl_simulate(g, p, threads, NULL, NULL);
+	}
+	for (guint i = 0; i < n; i++)
+		((Edge *)g_ptr_array_index(g->edges, i))->cost = cost[i];
+	g_free(cost);
+	g_free(seed);
+	return sum / samples;
+}
+
+/* Orders the edges for the shortest simulated build. Starts from longest
+ * remaining chain first, and the same with the host compiles after
+ * everything else; then tries orders with the chain lengths jittered by
+ * up to 30% (a fixed seed: the same inputs give the same file), which
+ * finds packings of a few long edges on few cores that the greedy order
+ * misses. Each order is scored by robust_time (costs varied by amp), so
+ * a packing that only works for the estimates exactly is not chosen.
+ * Returns that time; *how says which order won. */
+double pl_order_best(Graph *g, const Plan *p, int threads, double amp, const char **how)
+{
+	double cpl, work;
+	pl_bottom_levels(g, &cpl, &work);
+	guint n = g->edges->len;
+	gpointer *best_order = g_new(gpointer, n);
+	pl_order_edges(g, -1, NULL);
+	double plain = robust_time(g, p, threads, amp), best = plain;
+	memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
+	*how = "longest remaining chain first";
+	pl_order_edges(g, EK_HOST, NULL);
+	double t = robust_time(g, p, threads, amp);
+	if (t < best * 0.995) {
+		best = t;
+		memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
+		*how = "longest remaining chain first, host compiles after the device work";
+	}
+	/* a budget of about 20,000 simulated edges: a few long edges on
+	 * few cores are where the order matters */
+	guint tries = amp > EDGE_SPREAD ? 0 : MIN(100u, 20000u / ((amp > 0 ? SAMPLES : 1) * MAX(n, 1u)));
+	GRand *r = g_rand_new_with_seed(20261129);
+	for (guint i = 0; i < tries; i++) {
+		pl_order_edges(g, i % 2 ? EK_HOST : -1, r);
+		t = robust_time(g, p, threads, amp);
+		if (t < best * 0.995) {
+			best = t;
+			memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
+			*how = "by simulation: chain lengths jittered for a tighter packing";
+		}
+	}
+	g_rand_free(r);
+	memcpy(g->edges->pdata, best_order, n * sizeof(gpointer));
+	g_free(best_order);
+	return best;
+}
+/* plan --trace FILE: the simulated build of the chosen graph, an edge a
+ * line as it starts and ends. With --costs BUILDDIR, simulated with the
+ * costs measured there instead (how this plan would have run with that
+ * build's costs: the planner's own benchmark). Changes the graph's
+ * costs: the last thing plan_make does. */
+void pl_write_trace(Graph *g, const Plan *p, const Config *c, const GraphInfo *info, int threads)
+{
+	const char *path = p->trace, *costs = p->trace_costs;
+	FILE *trace;
+	if (!path)
+		return;
+	if (g->edges->len > 20000) {
+		cg_warn("no trace written: %u edges (20,000 at most)", g->edges->len);
+		return;
+	}
+	if (!(trace = fopen(path, "w"))) {
+		cg_warn("cannot write the trace to %s: %s", path, g_strerror(errno));
+		return;
+	}
+	if (costs) {
+		History *h = history_load(costs);
+		Plan tp = *p;
+		tp.why = g_ptr_array_new_with_free_func(g_free);
+		pl_set_costs(g, h, c, info, threads, p->pp_edges, &tp);
+		g_ptr_array_free(tp.why, TRUE);
+		history_free(h);
+		double cpl, work;
+		pl_bottom_levels(g, &cpl, &work);
+		fprintf(trace, "# costs from %s: %.1f CPU s, critical path %.1f s\n", costs, work, cpl);
+	}
+	fprintf(trace, "# %.2f s simulated\n", pl_simulate(g, p, threads, NULL, trace));
+	fclose(trace);
+}
+
