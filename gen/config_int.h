@@ -1,0 +1,83 @@
+/* config_int.h -- what the files that read cugen.ini share; not for
+ * other modules (they use config.h).
+ *
+ * The files: ini.c (the raw model: sections and entries with their line
+ * numbers, read by inih through a line-counting reader; the known
+ * sections and keys; -D overrides), confval.c (typed values from entries,
+ * with the FILE:LINE error for each word), sources.c (a target's
+ * sources, globs, include directories, defines, libs and data files) and
+ * config.c (targets, dependencies, profiles, the model as a whole:
+ * config_load).
+ */
+#ifndef CUGEN_CONFIG_INT_H
+#define CUGEN_CONFIG_INT_H
+
+#include "config.h"
+
+typedef enum { SEC_PROJECT, SEC_CUDA, SEC_TOOLCHAIN, SEC_TARGET, SEC_PROFILE } SecKind;
+
+typedef struct {
+	char *key;
+	char *value;
+	Loc loc;
+	GArray *lines; /* ValueLine: its continuation lines, or NULL */
+	gsize len, cap; /* value's length and allocation while lines join */
+} Entry;
+
+typedef struct {
+	SecKind kind;
+	char *name;       /* target/profile name, else NULL */
+	Loc loc;
+	GPtrArray *entries; /* Entry* */
+} Section;
+
+/* ini.c */
+gboolean cf_in_list(const char *w, const char *const *list);
+gboolean cf_valid_name(const char *s);
+const char *cf_first_control(const char *s);
+GPtrArray *cf_read_ini(const char *path, const char *shown, GError **err);
+Section *cf_find_section(GPtrArray *secs, SecKind k, const char *name);
+Entry *cf_find_entry(Section *s, const char *key);
+void cf_set_entry(Section *s, const char *key, const char *value, Loc loc);
+Section *cf_ensure_section(GPtrArray *secs, SecKind k, const char *name, Loc loc);
+gboolean cf_apply_define(GPtrArray *secs, const char *def, GError **err);
+gboolean cf_from_cmdline(Loc loc);
+extern const char *const cf_gate_values[];
+extern const char *const cf_cuda_keys[];
+extern const char *const cf_profile_own_keys[];
+
+/* confval.c */
+void cf_entry_error(GError **err, const Entry *e, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+void cf_word_error(GError **err, const Entry *e, const char *word, gboolean last, const char *fmt, ...)
+	G_GNUC_PRINTF(5, 6);
+gboolean cf_get_choice(Section *s, const char *key, const char *const *choices,
+			   int def, int *out, GError **err);
+gboolean cf_get_bool(Section *s, const char *key, gboolean def, gboolean *out, GError **err);
+char *cf_get_str(Section *s, const char *key, const char *def);
+gboolean cf_get_list(Section *s, const char *key, GPtrArray *out, GError **err);
+gboolean cf_get_defines(Section *s, const char *key, GPtrArray *out, GError **err);
+gboolean cf_check_words(Section *s, const char *key, GError **err);
+gboolean cf_take_cuda_flags(Section *s, const char *key, const char *what, char **flags, char **std,
+				CudaMode *mode, gboolean *lto, int *threads, GError **err);
+Loc cf_entry_loc(Section *s, const char *key);
+void cf_setting_clear(Setting *st);
+gboolean cf_set_setting(Setting *st, Section *s, const char *key, const Setting *def);
+gboolean cf_valid_size(const char *v);
+gboolean cf_valid_count(const char *v, gboolean zero_ok);
+
+/* sources.c */
+gboolean cf_read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GError **err);
+char *cf_join_flags(const char *a, const char *b);
+gboolean cf_read_includes(Config *c, Section *s, const char *key, GPtrArray *out, GError **err);
+gboolean cf_check_defines(Section *s, const char *key, GPtrArray *defines, GError **err);
+gboolean cf_check_libs(Config *c, Section *s, const char *key, GPtrArray *libs, GError **err);
+gboolean cf_read_data(Config *c, Target *t, Section *s, GError **err);
+extern const char *const cf_reserved_targets[];
+
+void cf_source_free(gpointer p);
+void cf_target_free(gpointer p);
+
+/* config.c */
+extern const char *const cf_type_values[];
+
+#endif

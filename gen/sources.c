@@ -1,0 +1,399 @@
+/* sources.c -- what a target reads from the project: its sources (globs
+ * within the project directory, one file by one name), include
+ * directories, defines, libs and data files. See config_int.h. */
+#include "config_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <ini.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "runner.h"
+#include "cudaflags.h"
+#include "util.h"
+
+static gboolean lang_of(const char *path, Lang *l)
+{
+	const char *dot = strrchr(path, '.');
+	if (!dot)
+		return FALSE;
+	if (strcmp(dot, ".cu") == 0) *l = LANG_CUDA;
+	else if (strcmp(dot, ".c") == 0) *l = LANG_C;
+	else if (strcmp(dot, ".cpp") == 0 || strcmp(dot, ".cc") == 0 ||
+		 strcmp(dot, ".cxx") == 0 || strcmp(dot, ".C") == 0) *l = LANG_CXX;
+	else
+		return FALSE;
+	return TRUE;
+}
+
+const char *lang_name(Lang l)
+{
+	return l == LANG_CUDA ? "cuda" : l == LANG_C ? "c" : "c++";
+}
+
+const char *target_type_name(TargetType t)
+{
+	return cf_type_values[t];
+}
+
+static gint cmp_strp(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static gboolean has_glob_chars(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+static gboolean path_is_dir(const char *p)
+{
+	struct stat sb;
+	return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+static gboolean path_is_file(const char *p)
+{
+	struct stat sb;
+	return stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+void cf_source_free(gpointer p)
+{
+	Source *s = p;
+	g_free(s->rel);
+	g_free(s->abs);
+	g_free(s->real);
+	g_free(s);
+}
+
+/* The regular files glob w (relative to the project directory, whose
+ * own name is taken literally) matches, sorted and normalised, appended
+ * to files; its directory is watched: the graph regenerates when a file
+ * appears there. Wildcards are taken in the last component only (the
+ * watched directory must be one directory). */
+static gboolean glob_files(Config *c, Entry *e, const char *w, GPtrArray *files, GError **err)
+{
+	char *wdir = g_path_get_dirname(w);
+	gboolean deep = has_glob_chars(wdir) || strstr(w, "**");
+	g_free(wdir);
+	if (deep) {
+		cf_word_error(err, e, w, FALSE, "glob '%s': wildcards are taken in the file name only, not in "
+			   "directories nor as '**' (write one glob per directory, e.g. 'src/a/*.cu src/b/*.cu')", w);
+		return FALSE;
+	}
+	GString *pat = g_string_new(NULL);
+	for (const char *p = c->srcdir; *p; p++) {
+		if (strchr("*?[]\\", *p))
+			g_string_append_c(pat, '\\');
+		g_string_append_c(pat, *p);
+	}
+	g_string_append_c(pat, '/');
+	g_string_append(pat, w);
+	glob_t g;
+	if (glob(pat->str, GLOB_NOSORT, NULL, &g) == 0) {
+		for (size_t k = 0; k < g.gl_pathc; k++)
+			if (path_is_file(g.gl_pathv[k]))
+				g_ptr_array_add(files, cg_path_norm(g.gl_pathv[k]));
+		globfree(&g);
+	}
+	g_string_free(pat, TRUE);
+	g_ptr_array_sort(files, cmp_strp);
+	char *abs = cg_path_join(c->srcdir, w);
+	char *dir = g_path_get_dirname(abs);
+	g_free(abs);
+	if (!g_ptr_array_find_with_equal_func(c->glob_dirs, dir, g_str_equal, NULL))
+		g_ptr_array_add(c->glob_dirs, dir);
+	else
+		g_free(dir);
+	return TRUE;
+}
+
+/* Characters no source path may hold, whatever the backend: see
+ * cf_read_sources (measured with ninja 1.11 and gcc 12: tests/integration/
+ * hostile_names.sh). */
+#define UNTRACKABLE "|&^;'\"*?<>`"
+
+/* sources = ...: globs expanded (sorted), each file checked. */
+gboolean cf_read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GError **err)
+{
+	GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
+	GError *le = NULL;
+	gboolean ok = TRUE;
+	if (!cg_split_list(e->value, words, &le)) {
+		cf_entry_error(err, e, "sources: %s", le->message + strlen("error: "));
+		g_error_free(le);
+		g_ptr_array_free(words, TRUE);
+		return FALSE;
+	}
+	if (words->len == 0) {
+		cf_entry_error(err, e, "target '%s' has an empty 'sources' list", t->name);
+		ok = FALSE;
+	}
+	for (guint i = 0; ok && i < words->len; i++) {
+		const char *w = g_ptr_array_index(words, i);
+		if (strchr(w, '\n') || strchr(w, '\r')) {
+			cf_entry_error(err, e, "source path contains a newline");
+			ok = FALSE;
+			break;
+		}
+		char *abs = cg_path_join(c->srcdir, w);
+		GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+		if (has_glob_chars(w)) {
+			if (!glob_files(c, e, w, files, err)) {
+				ok = FALSE;
+			} else if (files->len == 0) {
+				cf_word_error(err, e, w, FALSE, "glob '%s' matches no file", w);
+				ok = FALSE;
+			}
+			for (guint k = 0; ok && k < files->len; k++)
+				if (strpbrk(g_ptr_array_index(files, k), "\n\r")) {
+					cf_word_error(err, e, w, FALSE, "glob '%s' matches a file whose name contains a newline", w);
+					ok = FALSE;
+				} else if (cf_first_control(g_ptr_array_index(files, k)) ||
+					   strchr(g_ptr_array_index(files, k), '\t')) {
+					cf_word_error(err, e, w, FALSE, "glob '%s' matches a file whose name contains a control character", w);
+					ok = FALSE;
+				}
+		} else {
+			if (!path_is_file(abs)) {
+				if (path_is_dir(abs))
+					cf_word_error(err, e, w, FALSE, "source '%s' is a directory", w);
+				else if (g_file_test(abs, G_FILE_TEST_EXISTS))
+					cf_word_error(err, e, w, FALSE, "source '%s' is not a regular file", w);
+				else
+					cf_word_error(err, e, w, FALSE, "source file '%s' not found", w);
+				ok = FALSE;
+			} else {
+				g_ptr_array_add(files, g_strdup(abs));
+			}
+		}
+		for (guint k = 0; ok && k < files->len; k++) {
+			const char *f = g_ptr_array_index(files, k);
+			Lang lang;
+			char *rel = cg_relpath(f, c->srcdir);
+			const char *odd = strpbrk(f, UNTRACKABLE "\t");
+			if (odd) {
+				/* ninja's build lines and make's rules have no way to say
+				 * '|'; the others gcc writes into dependency files as they
+				 * are, where ninja cannot read them back (it would rebuild
+				 * the file on every run) */
+				cf_word_error(err, e, w, FALSE, "source '%s': a path with '%s' cannot be %s: rename it", rel,
+					   *odd == '\t' ? "\\t" : (char[]){ *odd, 0 }, *odd == '|' ? "written in build.ninja nor a Makefile"
+							     : "tracked (gcc's dependency files cannot say it to ninja)");
+				g_free(rel);
+				ok = FALSE;
+				break;
+			}
+			char *real = realpath(f, NULL);
+			if (real && strcmp(real, f) == 0)
+				g_clear_pointer(&real, free);
+			if (!lang_of(f, &lang)) {
+				cf_word_error(err, e, w, FALSE, "'%s' is not a source file (expected .cu, .c, .cpp, .cc, .cxx)", rel);
+				ok = FALSE;
+			} else if (g_hash_table_contains(owner, f) || (real && g_hash_table_contains(owner, real))) {
+				Target *o = g_hash_table_lookup(owner, g_hash_table_contains(owner, f) ? f : real);
+				if (o == t)
+					cf_word_error(err, e, w, TRUE, "source '%s' is listed twice in target '%s'", rel, t->name);
+				else
+					cf_word_error(err, e, w, FALSE, "source '%s' is already in target '%s' (line %d)",
+						    rel, o->name, o->loc.line);
+				ok = FALSE;
+			} else {
+				Source *s = g_new0(Source, 1);
+				s->abs = g_strdup(f);
+				s->rel = g_strdup(rel);
+				s->lang = lang;
+				s->loc = config_word_loc(e->loc, e->lines, e->value, w, FALSE);
+				g_ptr_array_add(t->sources, s);
+				g_hash_table_insert(owner, s->abs, t);
+				if (real) { /* the same file by another path is the same source */
+					s->real = g_steal_pointer(&real);
+					g_hash_table_insert(owner, s->real, t);
+				}
+			}
+			g_free(real);
+			g_free(rel);
+		}
+		g_ptr_array_free(files, TRUE);
+		g_free(abs);
+	}
+	g_ptr_array_free(words, TRUE);
+	return ok;
+}
+
+void cf_target_free(gpointer p)
+{
+	Target *t = p;
+	g_free(t->name);
+	g_ptr_array_free(t->sources, TRUE);
+	g_ptr_array_free(t->include, TRUE);
+	g_ptr_array_free(t->private_include, TRUE);
+	g_ptr_array_free(t->defines, TRUE);
+	g_ptr_array_free(t->public_defines, TRUE);
+	g_ptr_array_free(t->libs, TRUE);
+	g_ptr_array_free(t->private_libs, TRUE);
+	g_ptr_array_free(t->data, TRUE);
+	g_ptr_array_free(t->deps, TRUE);
+	cf_setting_clear(&t->archs);
+	cf_setting_clear(&t->ptx);
+	g_free(t->cuda_flags);
+	g_free(t->std);
+	g_free(t->host_flags);
+	g_free(t->cflags);
+	g_free(t->cxxflags);
+	g_free(t->ldflags);
+	g_free(t);
+}
+
+char *cf_join_flags(const char *a, const char *b)
+{
+	if (!a || !*a)
+		return g_strdup(b ? b : "");
+	if (!b || !*b)
+		return g_strdup(a);
+	return g_strconcat(a, " ", b, NULL);
+}
+
+/* Every name cugen or ninja or make uses in BUILDDIR (files, directories
+ * and phony targets; also arch-* and any name starting with '.', such
+ * as .ninja_log, .ninja_deps and .cugen): a target of one of these names
+ * would be written over them. */
+const char *const cf_reserved_targets[] = {
+	"all", "clean", "help", "install", "uninstall", "check", "test", "dist", "shard", "report",
+	"build.ninja", "Makefile", "obj", "compile_commands.json", "cugen.mk", NULL
+};
+
+/* A list of include directories (absolute, each checked) */
+gboolean cf_read_includes(Config *c, Section *s, const char *key, GPtrArray *out, GError **err)
+{
+	GPtrArray *inc = g_ptr_array_new_with_free_func(g_free);
+	gboolean ok = cf_get_list(s, key, inc, err);
+	for (guint i = 0; ok && i < inc->len; i++) {
+		char *abs = cg_path_join(c->srcdir, g_ptr_array_index(inc, i));
+		if (!path_is_dir(abs)) {
+			cf_entry_error(err, cf_find_entry(s, key),
+				    g_file_test(abs, G_FILE_TEST_EXISTS) ? "include directory '%s' is not a directory"
+									 : "include directory '%s' not found",
+				    (char *)g_ptr_array_index(inc, i));
+			g_free(abs);
+			ok = FALSE;
+		} else {
+			g_ptr_array_add(out, abs);
+		}
+	}
+	g_ptr_array_free(inc, TRUE);
+	return ok;
+}
+
+gboolean cf_check_defines(Section *s, const char *key, GPtrArray *defines, GError **err)
+{
+	for (guint i = 0; i < defines->len; i++) {
+		const char *d = g_ptr_array_index(defines, i);
+		if (!g_ascii_isalpha(d[0]) && d[0] != '_') {
+			cf_word_error(err, cf_find_entry(s, key), d, FALSE, "invalid define '%s' (expected NAME or NAME=VALUE)", d);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/* libs: NAME (-lNAME), or a library file (a path with a '/': made
+ * absolute here, and it must exist). */
+gboolean cf_check_libs(Config *c, Section *s, const char *key, GPtrArray *libs, GError **err)
+{
+	for (guint i = 0; i < libs->len; i++) {
+		const char *l = g_ptr_array_index(libs, i);
+		if (g_str_has_prefix(l, "-l")) {
+			cf_word_error(err, cf_find_entry(s, key), l, FALSE, "write library '%s' without '-l' (%s = %s)", l, key,
+				   l + 2);
+			return FALSE;
+		}
+		if (strchr(l, '/')) {
+			char *abs = cg_path_join(c->srcdir, l);
+			if (!path_is_file(abs)) {
+				cf_word_error(err, cf_find_entry(s, key), l, FALSE, "library file '%s' not found", l);
+				g_free(abs);
+				return FALSE;
+			}
+			g_free(libs->pdata[i]);
+			libs->pdata[i] = abs;
+		}
+	}
+	return TRUE;
+}
+
+/* Names in BUILDDIR that are cugen's or ninja's own: no data file may
+ * be copied over them. */
+static const char *const builddir_names[] = {
+	"obj", ".cugen", "shard", "build.ninja", "build.full.ninja", "compile_commands.json", "Makefile",
+	".ninja_log", ".ninja_deps", NULL
+};
+
+/* data = FILES: run-time files (globs allowed), each copied into
+ * BUILDDIR at its path relative to the project directory. */
+gboolean cf_read_data(Config *c, Target *t, Section *s, GError **err)
+{
+	Entry *e = cf_find_entry(s, "data");
+	if (!e)
+		return TRUE;
+	GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
+	GError *le = NULL;
+	gboolean ok = cg_split_list(e->value, words, &le);
+	if (!ok) {
+		cf_entry_error(err, e, "data: %s", le->message + strlen("error: "));
+		g_error_free(le);
+	}
+	for (guint i = 0; ok && i < words->len; i++) {
+		const char *w = g_ptr_array_index(words, i);
+		char *abs = cg_path_join(c->srcdir, w);
+		GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+		if (has_glob_chars(w)) {
+			if (!glob_files(c, e, w, files, err)) {
+				ok = FALSE;
+			} else if (!files->len) {
+				cf_word_error(err, e, w, FALSE, "data glob '%s' matches no file", w);
+				ok = FALSE;
+			}
+		} else if (path_is_file(abs) || !g_str_has_prefix(abs, c->srcdir)) {
+			/* (outside the project: said below, found or not) */
+			g_ptr_array_add(files, cg_path_norm(abs));
+		} else {
+			cf_word_error(err, e, w, FALSE,
+				   path_is_dir(abs) ? "data '%s' is a directory (name its files, e.g. '%s/*')"
+						    : "data file '%s' not found%s",
+				   w, path_is_dir(abs) ? w : "");
+			ok = FALSE;
+		}
+		for (guint k = 0; ok && k < files->len; k++) {
+			const char *f = g_ptr_array_index(files, k);
+			char *rel = cg_relpath(f, c->srcdir);
+			char *first = g_strndup(rel, strcspn(rel, "/"));
+			if (g_path_is_absolute(rel) || strcmp(first, "..") == 0) {
+				cf_word_error(err, e, w, FALSE, "data file '%s' is outside the project directory", w);
+				ok = FALSE;
+			} else if (cf_in_list(first, builddir_names)) {
+				cf_word_error(err, e, w, FALSE, "data file '%s' would be copied over cugen's own '%s' in the build "
+					   "directory", rel, first);
+				ok = FALSE;
+			} else if (cf_first_control(rel)) {
+				cf_word_error(err, e, w, FALSE, "data file name '%s' contains a control character", w);
+				ok = FALSE;
+			} else if (!g_ptr_array_find_with_equal_func(t->data, rel, g_str_equal, NULL)) {
+				g_ptr_array_add(t->data, g_strdup(rel));
+				rel = NULL;
+			}
+			g_free(first);
+			g_free(rel);
+		}
+		g_ptr_array_free(files, TRUE);
+		g_free(abs);
+	}
+	g_ptr_array_free(words, TRUE);
+	return ok;
+}
+
