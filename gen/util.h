@@ -6,7 +6,7 @@
  * output files so that a failed run leaves the build directory untouched,
  * the fast appends, hash and hash table that setup at scale needs,
  * little-endian reads (ELF and fatbin headers), and finding the ninja
- * that runs a helper (/proc).
+ * that runs a helper (/proc). Made by util.c and stage.c (the staging).
  */
 #ifndef CUGEN_UTIL_H
 #define CUGEN_UTIL_H

@@ -1,0 +1,49 @@
+/* cache_int.h -- what the compile cache's files share; not for other
+ * modules (they use cache.h).
+ *
+ * The files: cachedir.c (where the cache is, its CACHEDIR.TAG, its size
+ * limit), cache.c (entries: lookups, stores, eviction, stats, `cugen
+ * cache`) and cachedirect.c (the direct mode, keyed without the
+ * preprocessor).
+ */
+#ifndef CUGEN_CACHE_INT_H
+#define CUGEN_CACHE_INT_H
+
+#include "cache.h"
+
+/* The file that marks a directory as a cache (bford.info/cachedir). */
+#define TAG_NAME "CACHEDIR.TAG"
+
+/* An edge's request: DIR FILES... -- KEYS... -- OUTS... */
+typedef struct {
+	const char *dir;
+	char **files, **keys, **outs;
+	int nfiles, nkeys, nouts;
+} Request;
+
+typedef struct {
+	guint64 hits, misses, bytes;
+	guint64 dhits, dmisses;       /* device edges, direct lookups */
+	guint64 fe_dhits, fe_dmisses; /* fe edges, direct lookups */
+} Stats;
+
+/* cachedir.c */
+guint64 ch_limit_bytes(void);
+gboolean ch_has_tag(const char *dir);
+gboolean ch_cache_root(const char *dir, gboolean create);
+
+/* cache.c */
+void ch_count_stats(const char *dir, Stats d);
+gboolean ch_hash_request(GChecksum *c, const Request *r, GError **err);
+char *ch_entry_at(const char *dir, const char *name);
+gboolean ch_restore_outputs(const char *entry, char **lines, int nouts, char **outs);
+void ch_damaged(const char *entry);
+GArray *ch_entries(const char *dir);
+void ch_evict(const char *dir);
+guint64 ch_store_entry(const char *dir, const char *entry, char **outs, int nouts, const char *extra);
+
+/* cachedirect.c */
+int ch_direct_get(const char *kind, Request *rq);
+int ch_direct_put(const char *kind, Request *rq);
+
+#endif

@@ -1,0 +1,106 @@
+/* cachedir.c -- where the compile cache is (the INI's directory or
+ * CUGEN_CACHE_DIR), its CACHEDIR.TAG (cugen writes into, and clears, only
+ * a directory that has the tag or is empty, and follows no symbolic link
+ * there) and its size limit (CUGEN_CACHE_SIZE); see cache_int.h. */
+#include "cache_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <utime.h>
+
+#include "commands.h"
+#include "depfile.h"
+#include "runner.h"
+#include "safepath.h"
+#include "util.h"
+
+#define DEFAULT_LIMIT (5ULL << 30)
+
+char *cache_dir(const char *configured, const char *srcdir)
+{
+	const char *d = configured && *configured ? configured : g_getenv("CUGEN_CACHE_DIR");
+	if (!d || !*d)
+		return NULL;
+	return g_path_is_absolute(d) ? cg_path_norm(d) : cg_path_join(srcdir, d);
+}
+
+guint64 ch_limit_bytes(void)
+{
+	guint64 b = 0;
+	const char *l = g_getenv("CUGEN_CACHE_SIZE");
+	/* setup refused a bad value (cache_check); here it is the default */
+	return l && *l && runner_parse_size(l, &b) ? b : DEFAULT_LIMIT;
+}
+
+/* The tag of https://bford.info/cachedir/: backup tools skip the
+ * directory, and it marks a directory as a cache cugen may clear. */
+#define TAG_TEXT "Signature: 8a477f597d28d172789f06886806bc55\n" \
+		 "# This file is a cache directory tag created by cugen.\n" \
+		 "# For information about cache directory tags, see https://bford.info/cachedir/\n"
+
+gboolean ch_has_tag(const char *dir)
+{
+	char *p = g_build_filename(dir, TAG_NAME, NULL);
+	char *t = cg_read_regular(p, 4096, TRUE, NULL, NULL);
+	gboolean ok = t && g_str_has_prefix(t, "Signature: 8a477f597d28d172789f06886806bc55");
+	g_free(t);
+	g_free(p);
+	return ok;
+}
+
+static gboolean is_empty_dir(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	gboolean empty = d && !g_dir_read_name(d);
+	if (d)
+		g_dir_close(d);
+	return empty;
+}
+
+/* Whether dir is a cugen cache (its tag); when create, a missing or
+ * empty directory becomes one. Nothing else is ever written into. */
+gboolean ch_cache_root(const char *dir, gboolean create)
+{
+	if (ch_has_tag(dir))
+		return TRUE;
+	if (!create)
+		return FALSE;
+	struct stat sb;
+	if (stat(dir, &sb) == 0 && (!S_ISDIR(sb.st_mode) || !is_empty_dir(dir)))
+		return FALSE;
+	return cg_write_beneath(dir, TAG_NAME, TAG_TEXT, strlen(TAG_TEXT), NULL);
+}
+
+gboolean cache_check(const char *dir, const char *what, const char *shown, GError **err)
+{
+	const char *size = g_getenv("CUGEN_CACHE_SIZE");
+	guint64 b = 0;
+	if (size && *size && !runner_parse_size(size, &b)) {
+		cg_error(err, "CUGEN_CACHE_SIZE='%s' is not a size (e.g. 5G, 500M)", size);
+		return FALSE;
+	}
+	if (!dir)
+		return TRUE;
+	struct stat sb;
+	if (stat(dir, &sb) != 0)
+		return TRUE; /* made by the first store */
+	if (!S_ISDIR(sb.st_mode))
+		cg_error(err, "%s '%s' is not a directory", what, shown);
+	else if (!ch_has_tag(dir) && !is_empty_dir(dir))
+		cg_error(err, "%s '%s' is not a cugen cache (it has files but no " TAG_NAME "): "
+			      "name an empty or new directory", what, shown);
+	else
+		return TRUE;
+	return FALSE;
+}
+
+/* DIR/stats under DIR/lock, "NAME VALUE" lines: hits and misses of the
+ * device compiles (a direct hit is a hit), bytes stored (approximate), and
+ * the direct lookups of the device and fe edges. */
