@@ -49,7 +49,7 @@ ln -s "$CUDA_PATH/targets/x86_64-linux" "$fake/targets/sbsa-linux"
 grep -q "ccbin 'g++' compiles for x86_64-linux-gnu, not for sbsa-linux" out.txt || { cat out.txt; die "no clear message for the wrong ccbin"; }
 strace -f -qq -e trace=execve -o trace.txt "$CUGEN" setup -B b -D toolchain.cuda="$fake" >out.txt 2>&1 ||
 	{ cat out.txt; die "cross setup failed"; }
-grep -q -- '-target-dir sbsa-linux' b/build.ninja || true
+grep -q -- '-target-dir sbsa-linux' b/compile_commands.json || die "compile_commands.json: no nvcc -target-dir sbsa-linux"
 grep -q 'targets/sbsa-linux/include' b/build.ninja || die "the commands do not use targets/sbsa-linux"
 grep -q 'aarch64-linux-gnu-objcopy' b/build.ninja || die "not the cross objcopy"
 strace -f -qq -e trace=execve -o trace2.txt "$NINJA" -C b >out.txt 2>&1 || { cat out.txt; die "cross build failed"; }

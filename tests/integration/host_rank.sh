@@ -45,6 +45,12 @@ case $real_version in
 	[ "$(rank_lines plain/build.ninja)" = 0 ] || die "stamp edges for ninja $real_version (file order)"
 	grep -q '^host_rank=' plain/.cugen/plan.ini && die "plan.ini weighs host_rank for ninja $real_version"
 	;;
+*)
+	# a ninja that ranks by depth: the real one gets the stamps as the wrapper did
+	run "$CUGEN" setup -B plain --profile four
+	[ "$(rank_lines plain/build.ninja)" = 8 ] || die "ninja $real_version (depth first): not 8 stamp edges"
+	grep -q '^host_rank=true$' plain/.cugen/plan.ini || die "ninja $real_version: plan.ini does not keep host_rank"
+	;;
 esac
 new_ninja run "$CUGEN" setup -B off --profile four -d no-host-rank
 [ "$(rank_lines off/build.ninja)" = 0 ] || die "-d no-host-rank: stamp edges"
