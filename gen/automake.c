@@ -54,9 +54,8 @@ static gint cmp_str(gconstpointer a, gconstpointer b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-gboolean automake_write(Generated *gen, GError **err)
+gboolean automake_write(const Config *c, const Graph *g, GError **err)
 {
-	Config *c = gen->c;
 	GString *vars = g_string_new(NULL), *rules = g_string_new(NULL), *targets = g_string_new(NULL);
 	GString *dist = g_string_new(NULL);
 	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -71,8 +70,8 @@ gboolean automake_write(Generated *gen, GError **err)
 		} else {
 			/* an object target: its objects */
 			g_string_append_printf(vars, "%s =", v);
-			for (guint k = 0; k < gen->g->edges->len; k++) {
-				Edge *e = g_ptr_array_index(gen->g->edges, k);
+			for (guint k = 0; k < g->edges->len; k++) {
+				Edge *e = g_ptr_array_index(g->edges, k);
 				if (e->target && strcmp(e->target, t->name) == 0 &&
 				    (e->kind == EK_FATBIN || e->kind == EK_NVCC || e->kind == EK_CC || e->kind == EK_CXX)) {
 					g_string_append(vars, " $(CUGEN_BUILDDIR)/");

@@ -3,9 +3,10 @@
 #ifndef CUGEN_AUTOMAKE_H
 #define CUGEN_AUTOMAKE_H
 
-#include "setup.h"
+#include "config.h"
+#include "graph.h"
 
 /* Write SRCDIR/cugen.mk for the project (atomically). */
-gboolean automake_write(Generated *gen, GError **err);
+gboolean automake_write(const Config *c, const Graph *g, GError **err);
 
 #endif

@@ -17,8 +17,8 @@
 
 #include "commands.h"
 #include "depfile.h"
-#include "runner.h"
 #include "safepath.h"
+#include "units.h"
 #include "util.h"
 
 #define DEFAULT_LIMIT (5ULL << 30)
@@ -36,7 +36,7 @@ guint64 ch_limit_bytes(void)
 	guint64 b = 0;
 	const char *l = g_getenv("CUGEN_CACHE_SIZE");
 	/* setup refused a bad value (cache_check); here it is the default */
-	return l && *l && runner_parse_size(l, &b) ? b : DEFAULT_LIMIT;
+	return l && *l && units_parse_size(l, &b) ? b : DEFAULT_LIMIT;
 }
 
 /* The tag of https://bford.info/cachedir/: backup tools skip the
@@ -82,7 +82,7 @@ gboolean cache_check(const char *dir, const char *what, const char *shown, GErro
 {
 	const char *size = g_getenv("CUGEN_CACHE_SIZE");
 	guint64 b = 0;
-	if (size && *size && !runner_parse_size(size, &b)) {
+	if (size && *size && !units_parse_size(size, &b)) {
 		cg_error(err, "CUGEN_CACHE_SIZE='%s' is not a size (e.g. 5G, 500M)", size);
 		return FALSE;
 	}

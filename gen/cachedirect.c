@@ -17,7 +17,6 @@
 
 #include "commands.h"
 #include "depfile.h"
-#include "runner.h"
 #include "safepath.h"
 #include "util.h"
 

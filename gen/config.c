@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "cache.h"
-#include "runner.h"
 #include "cudaflags.h"
+#include "units.h"
 #include "util.h"
 
 static const char *const std_values[] = { "c++11", "c++14", "c++17", "c++20", "c++23", NULL };
@@ -426,7 +426,7 @@ static gboolean read_profile_values(Section *p, Profile *pr, GError **err)
 	pr->time_limit = 0;
 	if (e) {
 		char *t = g_strstrip(g_strdup(e->value));
-		gboolean ok = runner_parse_duration(t, &pr->time_limit);
+		gboolean ok = units_parse_duration(t, &pr->time_limit);
 		if (!ok)
 			cf_entry_error(err, e, "invalid time_limit '%s' (expected a duration such as 6h, 90m or 3600s, or none)", t);
 		g_free(t);

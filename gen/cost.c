@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "units.h"
 #include "util.h"
 
 /* A device view's preprocess (device gcc -E: 0.75 s a call, §8). */
@@ -187,7 +188,7 @@ void pl_set_costs(Graph *g, const History *h, const Config *c, const GraphInfo *
 	g_array_free(pres, TRUE);
 	double job_memory = 0;
 	if (g_strcmp0(c->profile->job_memory, "auto") != 0)
-		job_memory = (double)plan_parse_size(c->profile->job_memory);
+		job_memory = (double)units_size_bytes(c->profile->job_memory);
 	p->measured = p->edges = p->dev_measured = 0;
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);

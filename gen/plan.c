@@ -6,21 +6,8 @@
 #include <string.h>
 
 #include "spawn.h"
+#include "units.h"
 #include "util.h"
-
-guint64 plan_parse_size(const char *s)
-{
-	char *end = NULL;
-	double v = g_ascii_strtod(s, &end);
-	double mult = 1;
-	switch (end ? *end : 0) {
-	case 'k': case 'K': mult = 1024.0; break;
-	case 'm': case 'M': mult = 1024.0 * 1024; break;
-	case 'g': case 'G': mult = GiB; break;
-	case 't': case 'T': mult = GiB * 1024; break;
-	}
-	return (guint64)(v * mult);
-}
 
 static void why(Plan *p, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 static void why(Plan *p, const char *fmt, ...)
@@ -487,7 +474,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	p->memory = m->memory ? m->memory : (guint64)(8 * GiB);
 	p->memory_from = m->memory ? m->memory_from : "unknown, assumed";
 	if (g_strcmp0(pr->memory, "auto") != 0) {
-		p->memory = plan_parse_size(pr->memory);
+		p->memory = units_size_bytes(pr->memory);
 		p->memory_from = "profile memory";
 	}
 	EdgeOptions ch = { 0 };

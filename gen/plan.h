@@ -66,8 +66,6 @@ void plan_clear(Plan *p);
 /* The profile's nvcc --split-compile for every device compile: 0 when the
  * planner chooses (auto) or [cuda] reproducible = yes. */
 int plan_profile_split_compile(const Config *c);
-/* Bytes from "7G", "512M", "1.5GiB", "2048" (bytes). */
-guint64 plan_parse_size(const char *s);
 
 /* The device compile work of each arch built (its device edges' expected
  * costs, summed), costliest first. */

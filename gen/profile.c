@@ -20,6 +20,8 @@
 #include "commands.h"
 #include "runner.h"
 #include "setup.h"
+#include "units.h"
+#include "safepath.h"
 #include "util.h"
 
 static gboolean valid_profile_name(const char *s)
@@ -268,8 +270,8 @@ static void list_runners(void)
 		if (strcmp(n, "this-machine") == 0)
 			continue;
 		Runner *r = runner_lookup(n, NULL);
-		char *mem = runner_format_size(r->memory), *disk = runner_format_size(r->disk);
-		char *lim = r->time_limit ? runner_format_duration(r->time_limit) : g_strdup("none");
+		char *mem = units_format_size(r->memory), *disk = units_format_size(r->disk);
+		char *lim = r->time_limit ? units_format_duration(r->time_limit) : g_strdup("none");
 		printf("%-16s %5d %7s %7s %6s  %s\n", n, r->cores, mem, disk, lim, r->title);
 		g_free(mem);
 		g_free(disk);
@@ -376,9 +378,9 @@ int cmd_profile(int argc, char **argv)
 		g_strlcpy(split_compile, "auto", sizeof split_compile);
 	else
 		g_snprintf(split_compile, sizeof split_compile, "%d", pl->split_compile);
-	char *memory = runner_format_size(r->usable);
-	char *job_memory = runner_format_size((guint64)(pl->mem_device > 0 ? pl->mem_device : 1073741824.0));
-	char *limit = r->time_limit ? runner_format_duration(r->time_limit) : g_strdup("none");
+	char *memory = units_format_size(r->usable);
+	char *job_memory = units_format_size((guint64)(pl->mem_device > 0 ? pl->mem_device : 1073741824.0));
+	char *limit = r->time_limit ? units_format_duration(r->time_limit) : g_strdup("none");
 	Values v = { jobs, memory, job_memory, gen.info.split_tu_targets ? "tu" : "arch", threads, split_compile,
 		     limit, r->name };
 
@@ -387,7 +389,7 @@ int cmd_profile(int argc, char **argv)
 				     a.no_history ? "" : " -B ...", r->title);
 	comment(head, line);
 	g_free(line);
-	char *mem_total = runner_format_size(r->memory), *disk = r->disk ? runner_format_size(r->disk) : NULL;
+	char *mem_total = units_format_size(r->memory), *disk = r->disk ? units_format_size(r->disk) : NULL;
 	line = g_strdup_printf("%d cores, %s memory (%s for the build: %s)%s%s%s, job time limit %s", r->cores, mem_total,
 			       memory, r->usable_from, disk ? ", " : "", disk ? disk : "", disk ? " disk" : "", limit);
 	comment(head, line);

@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "gate.h"
+#include "safepath.h"
 #include "util.h"
 
 /* ---- classification ---- */

@@ -8,6 +8,7 @@
 #include "machine.h"
 #include "plan.h"
 #include "template.h"
+#include "units.h"
 #include "util.h"
 
 #define GiB 1073741824.0
@@ -58,28 +59,9 @@ static gboolean parse_cores(const char *s, int *cores)
 	return *cores > 0;
 }
 
-gboolean runner_parse_size(const char *s, guint64 *bytes)
-{
-	char *end = NULL;
-	double v = g_ascii_strtod(s, &end);
-	if (end == s || !(v > 0) || v > 1e15 || g_ascii_isspace(*s))
-		return FALSE;
-	if (*end && strchr("kKmMgGtT", *end)) {
-		end++;
-		if (*end == 'i')
-			end++;
-		if (*end == 'B')
-			end++;
-	}
-	if (*end)
-		return FALSE;
-	*bytes = plan_parse_size(s);
-	return *bytes > 0;
-}
-
 static gboolean parse_size(const char *s, guint64 *bytes)
 {
-	return runner_parse_size(s, bytes) && *bytes >= 64 * 1024 * 1024;
+	return units_parse_size(s, bytes) && *bytes >= 64 * 1024 * 1024;
 }
 
 Runner *runner_lookup(const char *spec, GError **err)
@@ -136,7 +118,7 @@ Runner *runner_lookup(const char *spec, GError **err)
 	r->source = g_key_file_get_string(k, spec, "source", NULL);
 	if (!cores || !mem || !r->title || !r->source || !parse_cores(cores, &r->cores) ||
 	    !parse_size(mem, &r->memory) || (disk && !parse_size(disk, &r->disk)) ||
-	    (limit && !runner_parse_duration(limit, &r->time_limit)))
+	    (limit && !units_parse_duration(limit, &r->time_limit)))
 		g_error("templates/runners.ini: [%s] is incomplete or malformed", spec); /* a build bug */
 	g_free(cores);
 	g_free(mem);
@@ -155,72 +137,4 @@ void runner_free(Runner *r)
 	g_free(r->title);
 	g_free(r->source);
 	g_free(r);
-}
-
-gboolean runner_parse_duration(const char *s, double *seconds)
-{
-	if (strcmp(s, "none") == 0 || strcmp(s, "0") == 0) {
-		*seconds = 0;
-		return TRUE;
-	}
-	double total = 0;
-	const char *p = s;
-	gboolean any = FALSE;
-	while (*p) {
-		if (!g_ascii_isdigit(*p))
-			return FALSE;
-		char *end = NULL;
-		double v = g_ascii_strtod(p, &end);
-		if (end == p || v > 1e7)
-			return FALSE;
-		p = end;
-		double unit = 1;
-		if (g_str_has_prefix(p, "min")) {
-			unit = 60;
-			p += 3;
-		} else if (*p == 'd') {
-			unit = 86400;
-			p++;
-		} else if (*p == 'h') {
-			unit = 3600;
-			p++;
-		} else if (*p == 'm') {
-			unit = 60;
-			p++;
-		} else if (*p == 's') {
-			p++;
-		} else if (*p) {
-			return FALSE;
-		}
-		total += v * unit;
-		any = TRUE;
-	}
-	if (!any || total <= 0 || total > 366 * 86400.0)
-		return FALSE;
-	*seconds = total;
-	return TRUE;
-}
-
-char *runner_format_duration(double seconds)
-{
-	long s = lround(seconds);
-	GString *o = g_string_new(NULL);
-	if (s >= 3600)
-		g_string_append_printf(o, "%ldh", s / 3600);
-	if (s % 3600 >= 60)
-		g_string_append_printf(o, "%ldm", s % 3600 / 60);
-	if (s < 3600 && s % 60)
-		g_string_append_printf(o, "%lds", s % 60);
-	if (!o->len)
-		g_string_append(o, "0s");
-	return g_string_free(o, FALSE);
-}
-
-char *runner_format_size(guint64 bytes)
-{
-	if (bytes % (guint64)GiB == 0)
-		return g_strdup_printf("%" G_GUINT64_FORMAT "G", bytes / (guint64)GiB);
-	if (bytes >= GiB)
-		return g_strdup_printf("%.1fG", ceil(bytes / GiB * 10) / 10);
-	return g_strdup_printf("%.0fM", ceil(bytes / (1024.0 * 1024)));
 }

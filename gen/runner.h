@@ -29,15 +29,4 @@ GPtrArray *runner_names(void);
 Runner *runner_lookup(const char *spec, GError **err);
 void runner_free(Runner *r);
 
-/* "6h", "90m", "90min", "45s", "3600" (seconds), "1d", "1h30m"; "none"
- * and "0" give 0 (no limit). FALSE when s is none of these. */
-gboolean runner_parse_duration(const char *s, double *seconds);
-/* "6h", "1h30m", "45m", "20s". */
-char *runner_format_duration(double seconds);
-/* "7G", "5.5G", "512M", "64MiB", "4096": a positive size, at most 1e15;
- * FALSE for anything else (nan, inf, a sign, trailing text). */
-gboolean runner_parse_size(const char *s, guint64 *bytes);
-/* "7G", "5.5G", "512M": the way a profile writes a size. */
-char *runner_format_size(guint64 bytes);
-
 #endif

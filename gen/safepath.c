@@ -212,3 +212,8 @@ void cg_rm_tree(const char *path)
 		rm_contents(fd);
 	rmdir(path);
 }
+
+char *cg_read_file(const char *path, gsize *len, GError **err)
+{
+	return cg_read_regular(path, CG_READ_MAX, FALSE, len, err);
+}

@@ -33,4 +33,9 @@ char *cg_read_regular(const char *path, gsize max, gboolean nofollow, gsize *len
  * below it; never follows a symbolic link. */
 void cg_rm_tree(const char *path);
 
+/* Read a whole regular file of at most CG_READ_MAX bytes (a FIFO or a
+ * device is refused, not read); NULL with err set on failure. */
+#define CG_READ_MAX ((gsize)1 << 30)
+char *cg_read_file(const char *path, gsize *len, GError **err);
+
 #endif

@@ -32,8 +32,8 @@
 #include "plan.h"
 #include "template.h"
 #include "toolkit.h"
-#include "runner.h"
 #include "statefile.h"
+#include "units.h"
 #include "util.h"
 
 void setup_args_clear(SetupArgs *a)
@@ -473,7 +473,7 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	if (strcmp(a->backend, "automake") == 0) {
 		g_free(ini_rel);
 		g_free(project_archs);
-		return automake_write(gen, err);
+		return automake_write(gen->c, gen->g, err);
 	}
 	char *jobs = g_strdup_printf("%d", gen->plan.recommended_j);
 	const char *vars[] = {
@@ -737,7 +737,7 @@ int cmd_plan(int argc, char **argv)
 	for (guint i = 0; i < pl->why->len; i++)
 		printf("  %s\n", (char *)g_ptr_array_index(pl->why, i));
 	if (pr->time_limit > 0 && !late) {
-		char *est = runner_format_duration(tc.estimate), *lim = runner_format_duration(tc.limit);
+		char *est = units_format_duration(tc.estimate), *lim = units_format_duration(tc.limit);
 		printf("time limit: about %s on %d cores (%u of %u edges timed by .ninja_log), within the %s job limit\n",
 		       est, tc.cores, tc.timed, tc.edges, lim);
 		g_free(est);

@@ -8,7 +8,7 @@
 
 #include "gate.h"
 #include "ninjalog.h"
-#include "runner.h"
+#include "units.h"
 #include "util.h"
 
 static gint by_cost(gconstpointer a, gconstpointer b)
@@ -190,7 +190,7 @@ char *plan_time_warning(const TimeCheck *tc, const char *profile, const char *ru
 {
 	if (!tc->limit || tc->estimate <= tc->limit)
 		return NULL;
-	char *est = runner_format_duration(tc->estimate), *lim = runner_format_duration(tc->limit);
+	char *est = units_format_duration(tc->estimate), *lim = units_format_duration(tc->limit);
 	char *whose = runner ? g_strdup_printf("runner %s, profile %s", runner, profile)
 			     : g_strdup_printf("profile %s", profile);
 	GString *w = g_string_new(NULL);
@@ -198,17 +198,17 @@ char *plan_time_warning(const TimeCheck *tc, const char *profile, const char *ru
 			       ".ninja_log), over the %s job time limit (%s); ",
 			       est, tc->cores, tc->timed, tc->edges, lim, whose);
 	if (tc->shards > 0) {
-		char *sh = runner_format_duration(tc->shard_estimate), *co = runner_format_duration(tc->combine_estimate);
+		char *sh = units_format_duration(tc->shard_estimate), *co = units_format_duration(tc->combine_estimate);
 		g_string_append_printf(w, "split it into %d shard%s by arch (cugen ci --shards %d; the longest shard job about %s, "
 				       "the combine job about %s)", tc->shards, tc->shards == 1 ? "" : "s", tc->shards, sh, co);
 		g_free(sh);
 		g_free(co);
 	} else if (tc->combine_estimate > 0.9 * tc->limit) {
-		char *co = runner_format_duration(tc->combine_estimate);
+		char *co = units_format_duration(tc->combine_estimate);
 		g_string_append_printf(w, "sharding by arch cannot fit: the combine job alone takes about %s; use a larger runner", co);
 		g_free(co);
 	} else {
-		char *sh = runner_format_duration(tc->shard_estimate);
+		char *sh = units_format_duration(tc->shard_estimate);
 		g_string_append_printf(w, "even one arch per shard (%d shards) takes about %s; use a larger runner",
 				       tc->archs, sh);
 		g_free(sh);

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "cache.h"
-#include "runner.h"
 #include "cudaflags.h"
 #include "util.h"
 

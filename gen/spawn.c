@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runner.h"
+#include "units.h"
 #include "util.h"
 
 #define DEFAULT_TIMEOUT 300.0
@@ -18,7 +18,7 @@ double cg_spawn_timeout(void)
 {
 	const char *v = g_getenv("CUGEN_TOOL_TIMEOUT");
 	double s = 0;
-	if (v && *v && runner_parse_duration(v, &s) && s > 0)
+	if (v && *v && units_parse_duration(v, &s) && s > 0)
 		return s;
 	return DEFAULT_TIMEOUT;
 }
@@ -27,7 +27,7 @@ gsize cg_spawn_output_max(void)
 {
 	const char *v = g_getenv("CUGEN_TOOL_OUTPUT");
 	guint64 b = 0;
-	if (v && *v && runner_parse_size(v, &b) && b <= G_MAXSIZE)
+	if (v && *v && units_parse_size(v, &b) && b <= G_MAXSIZE)
 		return (gsize)b;
 	return DEFAULT_OUTPUT;
 }
@@ -135,7 +135,7 @@ gboolean cg_spawn_bounded(const char *cwd, const char *const *argv, GSpawnFlags 
 	g_spawn_close_pid(pid);
 	if (over) {
 		char *w = what(argv);
-		char *lim = runner_format_duration(limit);
+		char *lim = units_format_duration(limit);
 		if (strcmp(over, "time") == 0)
 			cg_error(err, "'%s' did not finish within %s: killed (the limit is CUGEN_TOOL_TIMEOUT, in seconds)",
 				 w, lim);

@@ -2,8 +2,6 @@
  * see util.h (staged output is stage.c's). */
 #include "util.h"
 
-#include "safepath.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -486,11 +484,6 @@ char *cg_relpath(const char *path, const char *dir)
 	g_strfreev(p);
 	g_strfreev(d);
 	return g_string_free(o, FALSE);
-}
-
-char *cg_read_file(const char *path, gsize *len, GError **err)
-{
-	return cg_read_regular(path, CG_READ_MAX, FALSE, len, err);
 }
 
 char *cg_hash_hex(const void *data, gsize len)

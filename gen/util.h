@@ -150,11 +150,6 @@ char *cg_relpath(const char *path, const char *dir);
  * errno on failure. */
 gboolean cg_write_all(int fd, const char *p, gsize n);
 
-/* Read a whole regular file of at most CG_READ_MAX bytes (a FIFO or a
- * device is refused, not read); NULL with err set on failure. */
-#define CG_READ_MAX ((gsize)1 << 30)
-char *cg_read_file(const char *path, gsize *len, GError **err);
-
 /* Output staging: files are written to temporary names beside their
  * targets and renamed into place only by stage_commit(), after every
  * file was written. stage_abort() removes the temporaries. */
