@@ -31,6 +31,7 @@
 #include "commands.h"
 #include "depfile.h"
 #include "safepath.h"
+#include "template.h"
 #include "util.h"
 
 
@@ -117,6 +118,26 @@ static void count(const char *dir, int hit, guint64 added)
 }
 
 
+char *cache_request(const char *kind, const char *dir, const char *files, const char *keys, const char *outs)
+{
+	return g_strdup_printf("%s%s%s %s -- %s -- %s", kind ? kind : "", kind ? " " : "", dir, files, keys, outs);
+}
+
+char *cache_wrap(const char *cugen, gboolean direct, const char *request, const char *command)
+{
+	const char *vars[] = {
+		"CUGEN", cugen,
+		"GET", direct ? "direct-get" : "get",
+		"PUT", direct ? "direct-put" : "put",
+		"REQUEST", request,
+		"COMMAND", command,
+		NULL,
+	};
+	char *w = template_expand("cache-wrap.in", vars);
+	return g_strchomp(w);
+}
+
+/* The words of cache_request(), after its KIND. */
 static gboolean parse_request(int argc, char **argv, Request *r)
 {
 	int s1 = -1, s2 = -1;

@@ -24,4 +24,14 @@ gboolean cache_check(const char *dir, const char *what, const char *shown, GErro
  * looks up (for tests and the fuzz target); NULL when a file is missing. */
 char *cache_entry_of(const char *dir, char **files, int nfiles, char **keys, int nkeys);
 
+/* The cache's protocol, as a rule's command speaks it (cache.c parses
+ * it back). A request: [KIND] DIR FILE... -- KEY... -- OUTPUT... (KIND
+ * for the direct mode: "fe" or "dev"; FILEs hashed by content, KEYs as
+ * words, OUTPUTs the files an entry holds). */
+char *cache_request(const char *kind, const char *dir, const char *files, const char *keys, const char *outs);
+/* command behind a lookup (templates/cache-wrap.in): a hit restores the
+ * outputs, a miss runs command and stores them. direct: the direct mode's
+ * direct-get/direct-put, else get/put. cugen: this program, quoted. */
+char *cache_wrap(const char *cugen, gboolean direct, const char *request, const char *command);
+
 #endif

@@ -28,10 +28,10 @@ static char *direct_wrap(Ctx *x, const char *kind, const char *command, const ch
 					x->tk->host_version, x->tk->target);
 	char *key = g_compute_checksum_for_string(G_CHECKSUM_SHA256, keytext, -1);
 	char *qdir = cg_sh_quote(x->cache);
-	char *req = g_strdup_printf("%s %s %s -- %s ${in} ${out} ${O} ${F}%s -- %s", kind, qdir, files, key,
-				    x->c->module_id_absolute ? " ${C}" : "", outs);
-	char *w = g_strdup_printf("{ %s cache direct-get %s || { %s && %s cache direct-put %s; }; }", ed_cugen_q(x), req,
-				  command, ed_cugen_q(x), req);
+	char *keys = g_strdup_printf("%s ${in} ${out} ${O} ${F}%s", key, x->c->module_id_absolute ? " ${C}" : "");
+	char *req = cache_request(kind, qdir, files, keys, outs);
+	char *w = cache_wrap(ed_cugen_q(x), TRUE, req, command);
+	g_free(keys);
 	g_free(req);
 	g_free(qdir);
 	g_free(key);
@@ -290,10 +290,16 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 						x->tk->version, x->tk->host_version, x->tk->target);
 		char *key = g_compute_checksum_for_string(G_CHECKSUM_SHA256, keytext, -1);
 		char *qdir = cg_sh_quote(x->cache);
-		char *req = g_strdup_printf("%s ${O}/%s.ii ${O}/id -- %s ${F} %s --%s", qdir, pa->id, key,
-					    x->c->module_id_absolute ? "${C}" : "", outs->str);
-		g_string_append_printf(c, "{ %s cache get %s || { %s && %s cache put %s; }; }", ed_cugen_q(x), req,
-				       compile->str, ed_cugen_q(x), req);
+		char *files = g_strdup_printf("${O}/%s.ii ${O}/id", pa->id);
+		/* (two spaces before the "--" with relative module ids, as
+		 * build files have always had it: the same commands) */
+		char *keys = g_strdup_printf("%s ${F} %s", key, x->c->module_id_absolute ? "${C}" : "");
+		char *req = cache_request(NULL, qdir, files, keys, outs->str + 1);
+		char *w = cache_wrap(ed_cugen_q(x), FALSE, req, compile->str);
+		g_string_append(c, w);
+		g_free(w);
+		g_free(keys);
+		g_free(files);
 		/* direct mode: the outputs and the device view's depfile (the
 		 * edge's own depfile is derived from it below) without the
 		 * device preprocess; depdiff runs after it, hit or miss */

@@ -9,9 +9,10 @@
 #
 # Each project is copied to a scratch directory, given a [profile golden]
 # (jobs and memory pinned, so the planner decides the same on any machine)
-# and set up with each backend, with 2 and 16 jobs, and as a one-arch shard.
-# The scratch, build and cugen paths are replaced by @SRC@, @BUILD@ and
-# @CUGEN@, so two snapshots taken anywhere compare (the scratch path is
+# and set up with each backend, with 2 and 16 jobs, as a one-arch shard,
+# and (the examples) with the compile cache on.
+# The scratch, build, cache and cugen paths are replaced by @SRC@, @BUILD@,
+# @CACHE@ and @CUGEN@, so two snapshots taken anywhere compare (the scratch path is
 # fixed: shard specs hash absolute paths). The toolkit probe's record
 # (nvcc's temporary names) is left out. The cache is off and no
 # build runs: what is compared is what setup decides with nothing learned.
@@ -28,8 +29,11 @@ unset CUGEN_CACHE_DIR CI GITHUB_ACTIONS GITLAB_CI TF_BUILD
 # one fixed scratch path: the shard spec's rule hashes cover absolute paths
 work=${TMPDIR:-/tmp}/cugen-golden-scratch
 rm -rf "$work"
-mkdir -p "$work"
+mkdir -p "$work/bin"
 trap 'rm -rf "$work"' EXIT
+# one fixed program path too: the cache's keys hash commands that name it
+cp "$CUGEN" "$work/bin/cugen"
+CUGEN=$work/bin/cugen
 mkdir -p "$out"
 
 project() { # name: copy or generate it into $work/src/name
@@ -49,7 +53,7 @@ keep() { # name variant builddir: the files setup wrote, paths normalised
 	mkdir -p "$dest"
 	(cd "$3" && find . -type f ! -name edges.log ! -name probe.ini ! -name '.ninja_*' | sort) | while read -r f; do
 		mkdir -p "$dest/$(dirname "$f")"
-		sed -e "s#$3#@BUILD@#g" -e "s#$work/src/$1#@SRC@#g" -e "s#$CUGEN#@CUGEN@#g" \
+		sed -e "s#$3#@BUILD@#g" -e "s#$work/src/$1#@SRC@#g" -e "s#$work/cache#@CACHE@#g" -e "s#$CUGEN#@CUGEN@#g" \
 			"$3/$f" >"$dest/$f"
 	done
 }
@@ -82,6 +86,10 @@ for n in saxpy multi rdc cdp bench-A bench-B bench-C scale-40; do
 	done
 	setup "$n" automake --profile golden16 --backend automake
 	setup "$n" "shard-$first" --profile golden16 --archs "$first"
+	case $n in saxpy | multi | rdc) # the compile cache's wrappers, both module id kinds
+		setup "$n" cache --profile golden16 -D toolchain.cache="$work/cache"
+		setup "$n" cache-absolute --profile golden16 -D toolchain.cache="$work/cache" -D cuda.module_id=absolute ;;
+	esac
 	rm -rf "$work/build/$n"
 done
 echo "snapshot.sh: $(find "$out" -type f | wc -l) files in $out"
