@@ -20,37 +20,68 @@ gboolean pl_ptxas_only(const Edge *e)
 	return e->kind == EK_DEV && EDGE_LEN(e->ins) && g_str_has_suffix(EDGE_AT(e->ins, 0), ".ptx");
 }
 
-/* Defaults before anything was measured: seconds and bytes per edge,
- * from the lab's 4-TU CUB workload (research/nvcc-pipeline.md §8, "where
- * the CPU goes"): per arch gcc -E 0.75 + cicc 11.5 + ptxas 4.0 s; per TU
- * host gcc -E 0.74 + cudafe++ 2.5 s, host compile 18.8 s. A syntax-only
- * stub is the preprocess and cicc's front end (about a third of it); with
- * pp edges it is the front end alone. */
+/* Defaults before anything was measured: CPU seconds and peak GiB per
+ * edge, each with where it came from. The lab's 4-TU CUB workload
+ * (research/nvcc-pipeline.md section 8, "where the CPU goes") gave, per
+ * arch, gcc -E 0.75 + cicc 11.5 + ptxas 4.0 s and, per TU, host gcc -E
+ * 0.74 + cudafe++ 2.5 s and a host compile of 18.8 s. */
+enum {
+	C_DEV, C_DEV_SM75, C_PTXAS, C_PTXAS_SM75, C_CICC, C_DEVPP, C_NVCC_ARCH, C_NVCC_TU, C_FE, C_HOST,
+	C_STUB_SYNTAX, C_STUB_COPY, C_CC, C_DLINK, C_LINK, C_RANK, C_NONE, C_OTHER, C_COUNT
+};
+static const struct {
+	double cpu, gib;
+	const char *from;
+} defaults[C_COUNT] = {
+	[C_DEV] = { 16.3, 1.0, "gcc -E 0.75 + cicc 11.5 + ptxas 4.0 s per arch (lab workload)" },
+	[C_DEV_SM75] = { 19.6, 1.0, "the same for sm_75, whose ptxas took 7.3 s" },
+	[C_PTXAS] = { 4.0, 0.2, "ptxas alone (a ptxas edge), per arch" },
+	[C_PTXAS_SM75] = { 7.3, 0.2, "ptxas alone for sm_75" },
+	[C_CICC] = { PP_COST + 11.5, 1.0, "the device preprocess and cicc (less PP_COST with pp edges)" },
+	[C_DEVPP] = { PP_COST, 0.2, "the device preprocess alone" },
+	[C_NVCC_ARCH] = { 16.3, 1.0, "one nvcc per TU: a device compile per arch (GiB per --threads)" },
+	[C_NVCC_TU] = { 22, 0, "... plus its front end and host compile" },
+	[C_FE] = { 3.3, 0.6, "host gcc -E 0.74 + cudafe++ 2.5 s per TU" },
+	[C_HOST] = { 18.8, 0.5, "the host compile of a CUDA TU" },
+	[C_STUB_SYNTAX] = { 4.6, 1.0, "a syntax-only stub: the preprocess and a third of cicc" },
+	[C_STUB_COPY] = { 0.01, 0.01, "a stub copied from an arch's cicc" },
+	[C_CC] = { 1, 0.3, "a C or C++ TU (guessed: small)" },
+	[C_DLINK] = { 1, 0.3, "nvlink, or the host side of a device link (guessed)" },
+	[C_LINK] = { 1, 0.5, "a link (guessed)" },
+	[C_RANK] = { 0.002, 0.001, "touch (a rank stamp)" },
+	[C_NONE] = { 0, 0, "phony and regeneration edges" },
+	[C_OTHER] = { 0.05, 0.05, "anything else (copies, archives, manifests)" },
+};
+
+static int default_row(const Edge *e)
+{
+	gboolean sm75 = e->arch && strcmp(e->arch, "sm_75") == 0;
+	switch (e->kind) {
+	case EK_DEV: return pl_ptxas_only(e) ? (sm75 ? C_PTXAS_SM75 : C_PTXAS) : sm75 ? C_DEV_SM75 : C_DEV;
+	case EK_CICC: return C_CICC;
+	case EK_DEVPP: return C_DEVPP;
+	case EK_FE: return C_FE;
+	case EK_HOST: return C_HOST;
+	case EK_STUB: return e->rule && e->rule->copy ? C_STUB_COPY : C_STUB_SYNTAX;
+	case EK_CC: case EK_CXX: return C_CC;
+	case EK_NVLINK: case EK_DLHOST: return C_DLINK;
+	case EK_LINK: return C_LINK;
+	case EK_RANK: return C_RANK;
+	case EK_PHONY: case EK_REGEN: return C_NONE;
+	default: return C_OTHER;
+	}
+}
+
 static void default_cost(const Edge *e, int archs, int threads, double *cpu, double *rss)
 {
-	switch (e->kind) {
-	case EK_DEV: /* less PP_COST with pp edges; sm_75's ptxas takes 7.3 s */
-		if (pl_ptxas_only(e)) { /* ptxas alone */
-			*cpu = e->arch && strcmp(e->arch, "sm_75") == 0 ? 7.3 : 4.0;
-			*rss = 0.2 * GiB;
-			break;
-		}
-		*cpu = e->arch && strcmp(e->arch, "sm_75") == 0 ? 19.6 : 16.3;
-		*rss = 1.0 * GiB;
-		break;
-	case EK_CICC: *cpu = PP_COST + 11.5; *rss = 1.0 * GiB; break; /* less PP_COST with pp edges */
-	case EK_DEVPP: *cpu = PP_COST; *rss = 0.2 * GiB; break;
-	case EK_NVCC: *cpu = 16.3 * MAX(archs, 1) + 22; *rss = 1.0 * GiB * MAX(threads, 1); break;
-	case EK_FE: *cpu = 3.3; *rss = 0.6 * GiB; break;
-	case EK_HOST: *cpu = 18.8; *rss = 0.5 * GiB; break;
-	case EK_STUB: *cpu = e->rule && e->rule->copy ? 0.01 : 4.6; *rss = e->rule && e->rule->copy ? 0.01 * GiB : 1.0 * GiB; break;
-	case EK_CC: case EK_CXX: *cpu = 1; *rss = 0.3 * GiB; break;
-	case EK_NVLINK: case EK_DLHOST: *cpu = 1; *rss = 0.3 * GiB; break;
-	case EK_LINK: *cpu = 1; *rss = 0.5 * GiB; break;
-	case EK_RANK: *cpu = 0.002; *rss = 0.001 * GiB; break; /* touch */
-	case EK_PHONY: case EK_REGEN: *cpu = 0; *rss = 0; break;
-	default: *cpu = 0.05; *rss = 0.05 * GiB; break;
+	if (e->kind == EK_NVCC) {
+		*cpu = defaults[C_NVCC_ARCH].cpu * MAX(archs, 1) + defaults[C_NVCC_TU].cpu;
+		*rss = defaults[C_NVCC_ARCH].gib * GiB * MAX(threads, 1);
+		return;
 	}
+	int k = default_row(e);
+	*cpu = defaults[k].cpu;
+	*rss = defaults[k].gib * GiB;
 }
 
 static gint cmp_double(gconstpointer a, gconstpointer b)
