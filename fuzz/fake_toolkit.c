@@ -71,6 +71,10 @@ Toolkit *__wrap_toolkit_probe(const Config *c, const char *builddir, GError **er
 	for (int i = 0; codes[i]; i++)
 		g_ptr_array_add(tk->codes, g_strdup(codes[i]));
 	tk->ccbin = g_strdup(c->ccbin ? c->ccbin : "");
+	tk->cc = g_strdup(c->cc);
+	tk->cxx = g_strdup(c->cxx);
+	tk->ar = g_strdup(c->ar);
+	tk->objcopy = g_strdup(c->objcopy);
 	tk->host_cc = g_strdup(*tk->ccbin ? tk->ccbin : "gcc");
 	tk->host_version = g_strdup("12.2.0");
 	tk->fingerprint = g_strdup("fuzz");

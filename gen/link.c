@@ -61,7 +61,7 @@ static Rule *ar_rule(Ctx *x)
 {
 	GString *c = g_string_new("rm -f ${out}" TMP " &&");
 	ed_measured(x, c);
-	ed_render_words(c, x->c->ar);
+	ed_render_words(c, x->tk->ar);
 	g_string_append(c, " crs ${out}" TMP " ${in}");
 	ed_publish(c, "${out}");
 	Rule *r = graph_rule(x->g, RULE_AR, c->str, "AR ${out}", NULL, NULL, "link");
@@ -465,7 +465,7 @@ gboolean ed_target_output(Ctx *x, TState *s, GError **err)
 	}
 	GString *c = g_string_new(NULL);
 	ed_measured(x, c);
-	ed_render_words(c, x->c->cxx);
+	ed_render_words(c, x->tk->cxx);
 	if (t->type == TGT_SHARED) {
 		g_string_append(c, " -shared");
 		char *soname = g_strdup_printf("-Wl,-soname,%s", s->output);

@@ -442,7 +442,7 @@ Rule *ed_make_cu_fatbin_rule(Ctx *x, TState *s)
 	 * edges on a chain before it has timings, no extra link in the chain) */
 	g_string_append(c, " --create=${O}/fatbin &&");
 	ed_measured(x, c);
-	ed_render_arg(c, x->c->objcopy);
+	ed_render_arg(c, x->tk->objcopy);
 	g_string_append_printf(c, " --update-section %s=${O}/fatbin ${O}/host.o ${out}" TMP,
 			       s->pipe->rdc ? "__nv_relfatbin" : ".nv_fatbin");
 	ed_publish(c, "${out}");

@@ -492,10 +492,10 @@ static gboolean check_tools(Resolved *x, GError **err)
 	}
 	Config *c = x->c;
 	return (!*c->launcher || check_tool(c->launcher, "compiler launcher", "launcher", c->launcher_loc, NULL, err)) &&
-	       (!c_src || check_tool(c->cc, "C compiler", "cc", c->cc_loc, "CC", err)) &&
-	       (!(cxx_src || links) || check_tool(c->cxx, "C++ compiler", "cxx", c->cxx_loc, "CXX", err)) &&
-	       (!archives || check_tool(c->ar, "archiver", "ar", c->ar_loc, NULL, err)) &&
-	       (!embeds || check_tool(c->objcopy, "objcopy", "objcopy", c->objcopy_loc, NULL, err));
+	       (!c_src || check_tool(x->tk->cc, "C compiler", "cc", c->cc_loc, "CC", err)) &&
+	       (!(cxx_src || links) || check_tool(x->tk->cxx, "C++ compiler", "cxx", c->cxx_loc, "CXX", err)) &&
+	       (!archives || check_tool(x->tk->ar, "archiver", "ar", c->ar_loc, NULL, err)) &&
+	       (!embeds || check_tool(x->tk->objcopy, "objcopy", "objcopy", c->objcopy_loc, NULL, err));
 }
 
 static void rtarget_free(gpointer p)

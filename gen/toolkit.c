@@ -175,7 +175,7 @@ static char *beside(const char *ccbin, const char *name)
  * must be a compiler for it (asked with -dumpmachine: nothing is built or
  * run for the target). Unset cc, cxx, ar, objcopy come from ccbin's
  * toolchain. */
-static gboolean probe_target(Config *c, Toolkit *tk, GError **err)
+static gboolean probe_target(const Config *c, Toolkit *tk, GError **err)
 {
 	tk->target = g_strdup(*c->target_triple ? c->target_triple : toolkit_host_target());
 	tk->cross = strcmp(tk->target, toolkit_host_target()) != 0;
@@ -224,31 +224,35 @@ static gboolean probe_target(Config *c, Toolkit *tk, GError **err)
 	}
 	g_free(m);
 	if (!c->cxx_loc.file) {
-		g_free(c->cxx);
-		c->cxx = g_strdup(c->ccbin);
+		g_free(tk->cxx);
+		tk->cxx = g_strdup(c->ccbin);
 	}
 	if (!c->cc_loc.file) {
-		g_free(c->cc);
-		c->cc = beside(c->ccbin, "gcc");
+		g_free(tk->cc);
+		tk->cc = beside(c->ccbin, "gcc");
 	}
 	if (!c->ar_loc.file) {
-		g_free(c->ar);
-		c->ar = beside(c->ccbin, "ar");
+		g_free(tk->ar);
+		tk->ar = beside(c->ccbin, "ar");
 	}
 	if (!c->objcopy_loc.file) {
-		g_free(c->objcopy);
-		c->objcopy = beside(c->ccbin, "objcopy");
+		g_free(tk->objcopy);
+		tk->objcopy = beside(c->ccbin, "objcopy");
 	}
 	return TRUE;
 }
 
-Toolkit *toolkit_probe(Config *c, const char *builddir, GError **err)
+Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err)
 {
 	char *root = find_root(c, err);
 	if (!root)
 		return NULL;
 	Toolkit *tk = g_new0(Toolkit, 1);
 	tk->root = root;
+	tk->cc = g_strdup(c->cc);
+	tk->cxx = g_strdup(c->cxx);
+	tk->ar = g_strdup(c->ar);
+	tk->objcopy = g_strdup(c->objcopy);
 	if (!probe_target(c, tk, err)) {
 		toolkit_free(tk);
 		return NULL;
@@ -404,6 +408,10 @@ void toolkit_free(Toolkit *tk)
 	g_free(tk->host_version);
 	g_free(tk->fingerprint);
 	g_free(tk->ccbin);
+	g_free(tk->cc);
+	g_free(tk->cxx);
+	g_free(tk->ar);
+	g_free(tk->objcopy);
 	g_free(tk->target);
 	if (tk->cache)
 		g_key_file_free(tk->cache);

@@ -24,6 +24,9 @@ typedef struct {
 	char *host_version;  /* its -dumpfullversion */
 	char *fingerprint;   /* changes when any of the above may change */
 	char *ccbin;         /* [toolchain] ccbin, "" if unset */
+	/* the host tools the build runs: [toolchain] cc, cxx, ar, objcopy,
+	 * or for a cross target those beside ccbin that the INI leaves unset */
+	char *cc, *cxx, *ar, *objcopy;
 	char *target;        /* the target directory's name: x86_64-linux, sbsa-linux, ... */
 	gboolean cross;      /* it is not this machine's */
 	GKeyFile *cache;     /* the cache as read */
@@ -34,9 +37,10 @@ typedef struct {
 
 /* Find and probe the toolkit; reads BUILDDIR/.cugen/probe.ini if present.
  * For a cross target it checks the toolkit's targets/ directory and the
- * cross compiler (run only with -dumpmachine), and fills in the cc, cxx,
- * ar and objcopy of the cross toolchain that the INI leaves unset. */
-Toolkit *toolkit_probe(Config *c, const char *builddir, GError **err);
+ * cross compiler (run only with -dumpmachine), and takes the cc, cxx, ar
+ * and objcopy of the cross toolchain that the INI leaves unset (tk->cc,
+ * ...; the Config is not changed). */
+Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err);
 /* This machine's target directory name (x86_64-linux, sbsa-linux, ...). */
 const char *toolkit_host_target(void);
 void toolkit_free(Toolkit *tk);

@@ -29,7 +29,7 @@ static void device_link_objects(Ctx *x, TState *s, Source *src, const char *O, c
 			g_string_append_printf(c, " --image3=kind=elf,sm=%s,file=${O}/sm_%s.cubin", id, id);
 		g_string_append_printf(c, " --create=${O}/sm_%s.fatbin &&", id);
 		ed_measured(x, c);
-		ed_render_arg(c, x->c->objcopy);
+		ed_render_arg(c, x->tk->objcopy);
 		g_string_append_printf(c, " --update-section __nv_relfatbin=${O}/sm_%s.fatbin ${O}/host.o ${out}" TMP, id);
 		ed_publish(c, "${out}");
 		char *stem = g_strdup_printf(RULE_DLOBJ "_%s", id);
@@ -399,7 +399,7 @@ void ed_host_tu(Ctx *x, TState *s, Source *src, const char *in, const char *O)
 	GString *c = g_string_new(NULL);
 	if (*x->c->launcher)
 		ed_render_words(c, x->c->launcher);
-	ed_render_words(c, cxx ? x->c->cxx : x->c->cc);
+	ed_render_words(c, cxx ? x->tk->cxx : x->tk->cc);
 	ed_render_words(c, cxx ? t->cxxflags : t->cflags);
 	if (t->pic)
 		ed_render_arg(c, "-fPIC");
