@@ -182,6 +182,31 @@ static gboolean copy_file(const char *from, const char *out, const char *rel, GE
 	return ok;
 }
 
+/* Of the names an image's group holds (the group's own, its files, the
+ * values of keys), the first that is no path below the build directory
+ * (cg_rel_ok), copied; NULL when all are. The setup's spec and a shard's
+ * manifest share it. */
+static char *bad_name(GKeyFile *k, const char *grp, const char *const *keys)
+{
+	if (!cg_rel_ok(grp))
+		return g_strdup(grp);
+	char *bad = NULL;
+	gsize nf = 0;
+	char **files = g_key_file_get_string_list(k, grp, "files", &nf, NULL);
+	for (gsize j = 0; !bad && j < nf; j++)
+		if (!cg_rel_ok(files[j]))
+			bad = g_strdup(files[j]);
+	g_strfreev(files);
+	for (gsize i = 0; !bad && keys[i]; i++) {
+		char *v = g_key_file_get_string(k, grp, keys[i], NULL);
+		if (v && !cg_rel_ok(v))
+			bad = v;
+		else
+			g_free(v);
+	}
+	return bad;
+}
+
 /* Every name a manifest gives must be below BUILDDIR (checked again
  * against this build's own names when imported: to_import). */
 static gboolean manifest_names_ok(GKeyFile *m, const char *dir, GError **err)
@@ -192,15 +217,8 @@ static gboolean manifest_names_ok(GKeyFile *m, const char *dir, GError **err)
 	for (gsize i = 0; ok && i < ng; i++) {
 		if (strcmp(groups[i], "shard") == 0)
 			continue;
-		const char *bad = cg_rel_ok(groups[i]) ? NULL : groups[i];
-		gsize nf = 0;
-		char **files = g_key_file_get_string_list(m, groups[i], "files", &nf, NULL);
-		for (gsize j = 0; !bad && j < nf; j++)
-			if (!cg_rel_ok(files[j]))
-				bad = files[j];
-		char *stub = g_key_file_get_string(m, groups[i], "stub", NULL);
-		if (!bad && stub && !cg_rel_ok(stub))
-			bad = stub;
+		static const char *const keys[] = { "stub", NULL };
+		char *bad = bad_name(m, groups[i], keys);
 		if (bad) {
 			char *shown = g_strescape(bad, NULL);
 			cg_error(err, "shard '%s': manifest.ini: image '%s' names '%.200s', which is not a path "
@@ -209,8 +227,7 @@ static gboolean manifest_names_ok(GKeyFile *m, const char *dir, GError **err)
 			g_free(shown);
 			ok = FALSE;
 		}
-		g_free(stub);
-		g_strfreev(files);
+		g_free(bad);
 	}
 	g_strfreev(groups);
 	return ok;
@@ -235,18 +252,10 @@ gboolean shard_manifest_load(GKeyFile *m, const char *text, gsize len, const cha
 /* The group's own name, its files, stub, deps and id: all below BUILDDIR. */
 static gboolean spec_names_ok(GKeyFile *spec, const char *grp)
 {
-	gboolean ok = cg_rel_ok(grp);
-	gsize nf = 0;
-	char **files = g_key_file_get_string_list(spec, grp, "files", &nf, NULL);
-	for (gsize j = 0; ok && j < nf; j++)
-		ok = cg_rel_ok(files[j]);
-	g_strfreev(files);
-	const char *keys[] = { "stub", "deps", "id" };
-	for (gsize k = 0; ok && k < G_N_ELEMENTS(keys); k++) {
-		char *v = g_key_file_get_string(spec, grp, keys[k], NULL);
-		ok = !v || cg_rel_ok(v);
-		g_free(v);
-	}
+	static const char *const keys[] = { "stub", "deps", "id", NULL };
+	char *bad = bad_name(spec, grp, keys);
+	gboolean ok = !bad;
+	g_free(bad);
 	return ok;
 }
 
