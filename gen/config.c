@@ -567,7 +567,7 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 		g_free(cdir);
 		return FALSE;
 	}
-	g_free(cdir);
+	c->cache_dir = cdir;
 	c->target_triple = cf_get_str(tc, "target", "");
 	if (!cf_check_words(tc, "cflags", err) || !cf_check_words(tc, "cxxflags", err) ||
 	    !cf_check_words(tc, "ldflags", err) || !cf_check_words(tc, "launcher", err))
@@ -681,6 +681,7 @@ void config_free(Config *c)
 	g_free(c->objcopy);
 	g_free(c->launcher);
 	g_free(c->cache);
+	g_free(c->cache_dir);
 	g_free(c->target_triple);
 	g_free(c->cflags);
 	g_free(c->cxxflags);

@@ -120,6 +120,8 @@ typedef struct {
 	/* [toolchain] */
 	char *cuda, *cc, *cxx, *ccbin, *ar, *objcopy, *launcher, *cache,
 		*target_triple, *cflags, *cxxflags, *ldflags;
+	char *cache_dir;     /* the compile cache: [toolchain] cache or $CUGEN_CACHE_DIR,
+			      * absolute and checked; NULL when off */
 	Loc cuda_loc, flags_loc, ccbin_loc, cc_loc, cxx_loc, ar_loc, objcopy_loc, launcher_loc, target_loc;
 	/* the selected subset of archs to build, NULL = all */
 	Setting *build_archs;

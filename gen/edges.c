@@ -334,7 +334,7 @@ Graph *edges_build(const Resolved *r, const EdgeOptions *opt, GraphInfo *info, G
 	x.arch_outs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
 	x.objnames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	x.data_outs = g_hash_table_new(g_str_hash, g_str_equal);
-	x.cache = cache_dir(c->cache, c->srcdir);
+	x.cache = c->cache_dir;
 	memset(info, 0, sizeof *info);
 	info->fallbacks = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; i < r->fallbacks->len; i++)
@@ -451,7 +451,6 @@ Graph *edges_build(const Resolved *r, const EdgeOptions *opt, GraphInfo *info, G
 	g_hash_table_destroy(x.arch_outs);
 	g_hash_table_destroy(x.objnames);
 	g_hash_table_destroy(x.data_outs);
-	g_free(x.cache);
 	g_free(x.cugen_q);
 	if (!ok) {
 		graph_free(x.g);

@@ -76,7 +76,7 @@ typedef struct {
 	GHashTable *objnames;  /* O prefixes in use */
 	char *nvvm_shim;       /* BUILDDIR-relative nvvm dir for nvlink -dlto, or NULL */
 	gboolean shim_made;
-	char *cache;           /* the device compile cache directory, or NULL */
+	const char *cache;     /* the device compile cache directory, or NULL (Config's) */
 	char *cugen_q;
 	GraphInfo *info;
 	GHashTable *data_outs;  /* data copies made (project-relative paths) */
