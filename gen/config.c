@@ -7,6 +7,7 @@
  * becomes one "FILE:LINE: error: ..." message.
  */
 #include "config_int.h"
+#include "envflags.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -80,7 +81,7 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	if (!cf_get_list(s, "libs", t->libs, err) || !cf_get_list(s, "private_libs", t->private_libs, err) ||
 	    !cf_check_libs(c, s, "libs", t->libs, err) || !cf_check_libs(c, s, "private_libs", t->private_libs, err))
 		return FALSE;
-	if (!cf_read_data(c, t, s, err))
+	if (!cf_read_data(c, t, s, err) || !cf_read_target_install(c, t, s, err))
 		return FALSE;
 	Setting cuda_archs = c->archs, cuda_ptx = c->ptx;
 	cf_set_setting(&t->archs, s, "archs", &cuda_archs);
@@ -379,6 +380,37 @@ static const char *ci_profile(GPtrArray *secs, char **why)
 	return NULL;
 }
 
+/* The profile to apply: --profile, else [project] profile (default
+ * none); "auto" the CI provider's (ci_profile) on CI, else none. Profiles
+ * may not be named none or auto. */
+static gboolean choose_profile(Config *c, GPtrArray *secs, const ConfigOptions *opt, const char **out, GError **err)
+{
+	for (guint i = 0; i < secs->len; i++) {
+		Section *s = g_ptr_array_index(secs, i);
+		if (s->kind == SEC_PROFILE && (strcmp(s->name, "none") == 0 || strcmp(s->name, "auto") == 0)) {
+			cg_error_at(err, s->loc.file, s->loc.line,
+				    "profile name '%s' is reserved (--profile none: no profile; auto: the CI provider's)", s->name);
+			return FALSE;
+		}
+	}
+	Section *proj = cf_find_section(secs, SEC_PROJECT, NULL);
+	Entry *pe = cf_find_entry(proj, "profile");
+	const char *name = opt->profile ? opt->profile : pe ? pe->value : "none";
+	if (!opt->profile && pe && strcmp(name, "none") != 0 && strcmp(name, "auto") != 0 &&
+	    !cf_find_section(secs, SEC_PROFILE, name)) {
+		cf_entry_error(err, pe, "no [profile %s] in this file (profile = none, auto or a profile's name)", name);
+		return FALSE;
+	}
+	*out = NULL;
+	if (strcmp(name, "auto") == 0) {
+		if (opt->ci_profile)
+			*out = ci_profile(secs, &c->profile_why);
+	} else if (strcmp(name, "none") != 0) {
+		*out = name;
+	}
+	return TRUE;
+}
+
 static void profile_values_free(Profile *p)
 {
 	g_free(p->jobs);
@@ -490,11 +522,39 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 	if (!cf_get_choice(proj, "gate", cf_gate_values, GATE_AUTO, &g, err))
 		return FALSE;
 	c->gate = g;
+	if (!cf_read_install(c, proj, err))
+		return FALSE;
 
 	Loc dloc = { g_intern_string(c->ini_path), 0 };
 	Setting def_archs = { (char *)"75", dloc }, def_ptx = { (char *)"highest", dloc };
+	char *env_archs = NULL, *env_ptx = NULL;
+	const char *ca = envflags_get(opt->env, ENV_CUDAARCHS);
+	if (*ca && !cf_find_entry(cuda, "archs")) {
+		/* CUDAARCHS, as CMake's CMAKE_CUDA_ARCHITECTURES, when the INI names none */
+		if (!envflags_cmake_archs(ca, &env_archs, &env_ptx)) {
+			cg_error(err, "CUDAARCHS '%s' is not an arch list (e.g. CUDAARCHS='80;90' or '80-real;90')", ca);
+			return FALSE;
+		}
+		Loc eloc = { g_intern_string("$CUDAARCHS"), 0 };
+		def_archs = (Setting){ env_archs, eloc };
+		if (!cf_find_entry(cuda, "ptx"))
+			def_ptx = (Setting){ env_ptx, eloc };
+	}
 	cf_set_setting(&c->archs, cuda, "archs", &def_archs);
 	cf_set_setting(&c->ptx, cuda, "ptx", &def_ptx);
+	g_free(env_archs);
+	g_free(env_ptx);
+	const char *cf = envflags_get(opt->env, ENV_CUDAFLAGS);
+	if (*cf) {
+		/* CUDAFLAGS before [cuda] flags, as CMake puts CMAKE_CUDA_FLAGS
+		 * before a target's options */
+		Entry *fe = cf_find_entry(cuda, "flags");
+		Loc floc = fe ? fe->loc : (Loc){ g_intern_string("$CUDAFLAGS"), 0 };
+		char *v = fe ? g_strconcat(cf, " ", fe->value, NULL) : g_strdup(cf);
+		cuda = cf_ensure_section(secs, SEC_CUDA, NULL, floc);
+		cf_set_entry(cuda, "flags", v, floc);
+		g_free(v);
+	}
 	int v;
 	if (!cf_get_choice(cuda, "mode", mode_values, MODE_WHOLE, &v, err))
 		return FALSE;
@@ -532,7 +592,7 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 	const char *env_cc = g_getenv("CC"), *env_cxx = g_getenv("CXX");
 	c->cc = cf_get_str(tc, "cc", env_cc && *env_cc ? env_cc : "cc");
 	c->cxx = cf_get_str(tc, "cxx", env_cxx && *env_cxx ? env_cxx : "c++");
-	c->ccbin = cf_get_str(tc, "ccbin", "");
+	c->ccbin = cf_get_str(tc, "ccbin", envflags_get(opt->env, ENV_CUDAHOSTCXX));
 	c->ar = cf_get_str(tc, "ar", "ar");
 	c->objcopy = cf_get_str(tc, "objcopy", "objcopy");
 	c->launcher = cf_get_str(tc, "launcher", "");
@@ -572,9 +632,21 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 	if (!cf_check_words(tc, "cflags", err) || !cf_check_words(tc, "cxxflags", err) ||
 	    !cf_check_words(tc, "ldflags", err) || !cf_check_words(tc, "launcher", err))
 		return FALSE;
-	c->cflags = cf_get_str(tc, "cflags", "");
-	c->cxxflags = cf_get_str(tc, "cxxflags", "");
-	c->ldflags = cf_get_str(tc, "ldflags", "");
+	/* the environment's flags first, as CMake's CMAKE_<LANG>_FLAGS come
+	 * before a target's own; CPPFLAGS (which CMake leaves out) as
+	 * autotools and Meson take it, for C and C++ */
+	const char *cpp = envflags_get(opt->env, ENV_CPPFLAGS);
+	const struct { char **out; const char *key; EnvVar var; } fl[] = {
+		{ &c->cflags, "cflags", ENV_CFLAGS }, { &c->cxxflags, "cxxflags", ENV_CXXFLAGS },
+		{ &c->ldflags, "ldflags", ENV_LDFLAGS },
+	};
+	for (gsize i = 0; i < G_N_ELEMENTS(fl); i++) {
+		char *own = cf_get_str(tc, fl[i].key, "");
+		char *env = cf_join_flags(fl[i].var == ENV_LDFLAGS ? "" : cpp, envflags_get(opt->env, fl[i].var));
+		*fl[i].out = cf_join_flags(env, own);
+		g_free(env);
+		g_free(own);
+	}
 	const char *const triples[] = { "", "x86_64-linux", "sbsa-linux", "aarch64-linux", "ppc64le-linux", NULL };
 	Entry *te = cf_find_entry(tc, "target");
 	if (te && !cf_in_list(g_strstrip(c->target_triple), triples)) {
@@ -633,9 +705,9 @@ Config *config_load(const ConfigOptions *opt, GError **err)
 	gboolean ok = TRUE;
 	for (char **d = opt->defines; ok && d && *d; d++)
 		ok = cf_apply_define(secs, *d, err);
-	const char *profile = opt->profile;
-	if (ok && !profile && opt->ci_profile)
-		profile = ci_profile(secs, &c->profile_why);
+	const char *profile = NULL;
+	if (ok)
+		ok = choose_profile(c, secs, opt, &profile, err);
 	if (ok && profile)
 		ok = apply_profile(c, secs, profile, err);
 	if (ok && !c->profile) {
@@ -668,6 +740,7 @@ void config_free(Config *c)
 	g_free(c->srcdir);
 	g_free(c->name);
 	g_free(c->version);
+	cf_install_free(c);
 	cf_setting_clear(&c->archs);
 	cf_setting_clear(&c->ptx);
 	g_free(c->std);

@@ -80,6 +80,11 @@ struct Target {
 	Loc cuda_flags_loc;  /* the target's own cuda_flags, if any */
 	char *host_flags;    /* [cuda] host_flags or the target's */
 	char *cflags, *cxxflags, *ldflags;
+	/* installing it (confinstall.c) */
+	gboolean install;    /* install = yes (default for executables and libraries) */
+	char *version;       /* a shared library's version (libNAME.so.VERSION), "" for none */
+	char *soversion;     /* its SONAME's (libNAME.so.SOVERSION): version's major by default */
+	GPtrArray *headers;  /* char*: pairs of project-relative file, path under includedir */
 	guint index;         /* position in the file */
 };
 
@@ -96,6 +101,9 @@ typedef struct {
 	double time_limit;   /* seconds a CI job may run; 0: none */
 } Profile;
 
+/* [project] install_rpath: what an installed binary's RUNPATH becomes */
+typedef enum { IRPATH_NONE, IRPATH_ORIGIN } InstallRpath;
+
 /* [project] gate: build.ninja as a gate over the full graph (gate.c) */
 typedef enum { GATE_AUTO, GATE_YES, GATE_NO } GateMode;
 
@@ -105,6 +113,11 @@ typedef struct {
 	char *srcdir;        /* absolute directory of the INI */
 	char *name, *version;
 	GateMode gate;
+	/* [project] install directories (confinstall.c): prefix absolute, the
+	 * others relative to it or absolute; libdir NULL: the platform's
+	 * default, known with the toolkit's target (install.c) */
+	char *prefix, *bindir, *libdir, *includedir, *datadir;
+	InstallRpath install_rpath;
 	/* [cuda] */
 	Setting archs;       /* the project arch set */
 	Setting ptx;
@@ -140,6 +153,7 @@ typedef struct {
 	char **defines;         /* -D SECTION.KEY=VALUE, NULL-terminated */
 	gboolean ci_profile;    /* without --profile, on CI: use the profile named
 				 * for the CI provider (github, gitlab, azure), else ci */
+	const struct EnvFlags *env; /* the environment's flags (envflags.h), or NULL */
 } ConfigOptions;
 
 Config *config_load(const ConfigOptions *opt, GError **err);
@@ -153,8 +167,13 @@ void config_free(Config *c);
 
 const char *lang_name(Lang l);
 /* The file a target writes (libNAME.a, libNAME.so, NAME), NULL for object
- * targets. */
+ * targets; for a shared library the name it is linked by, a symbolic link
+ * when it has a version. */
 char *target_output_name(const Target *t);
+/* A shared library's file (libNAME.so.VERSION) and SONAME
+ * (libNAME.so.SOVERSION); both libNAME.so without a version. */
+char *target_real_name(const Target *t);
+char *target_soname(const Target *t);
 const char *target_type_name(TargetType t);
 /* Topological order of targets: every target after its deps. */
 GPtrArray *config_target_order(Config *c);

@@ -72,10 +72,16 @@ gboolean cf_read_includes(Config *c, Section *s, const char *key, GPtrArray *out
 gboolean cf_check_defines(Section *s, const char *key, GPtrArray *defines, GError **err);
 gboolean cf_check_libs(Config *c, Section *s, const char *key, GPtrArray *libs, GError **err);
 gboolean cf_read_data(Config *c, Target *t, Section *s, GError **err);
+gboolean cf_read_headers(Config *c, Target *t, Section *s, GError **err);
 extern const char *const cf_reserved_targets[];
 
 void cf_source_free(gpointer p);
 void cf_target_free(gpointer p);
+
+/* confinstall.c */
+gboolean cf_read_install(Config *c, Section *proj, GError **err);
+gboolean cf_read_target_install(Config *c, Target *t, Section *s, GError **err);
+void cf_install_free(Config *c);
 
 /* config.c */
 extern const char *const cf_type_values[];

@@ -66,7 +66,7 @@ static int default_row(const Edge *e)
 	case EK_CC: case EK_CXX: return C_CC;
 	case EK_NVLINK: case EK_DLHOST: return C_DLINK;
 	case EK_LINK: return C_LINK;
-	case EK_RANK: return C_RANK;
+	case EK_RANK: case EK_SYMLINK: return C_RANK;
 	case EK_PHONY: case EK_REGEN: return C_NONE;
 	default: return C_OTHER;
 	}

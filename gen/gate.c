@@ -72,7 +72,7 @@ GString *gate_outer(const Graph *g, const char *header, const char *cugen, GErro
 				if (!graph_maker(p) && g_hash_table_add(seen, p))
 					g_ptr_array_add(leaves, p);
 			}
-		if (e->kind == EK_LINK || e->kind == EK_AR)
+		if (e->kind == EK_LINK || e->kind == EK_AR || e->kind == EK_SYMLINK)
 			for (guint k = 0; k < EDGE_LEN(e->outs); k++)
 				g_ptr_array_add(finals, g_ptr_array_index(e->outs, k));
 	}

@@ -36,7 +36,9 @@ typedef struct {
 
 /* ---- known sections and keys ---- */
 
-static const char *const project_keys[] = { "name", "version", "gate", NULL };
+static const char *const project_keys[] = {
+	"name", "version", "gate", "profile", "prefix", "bindir", "libdir", "includedir", "datadir", "install_rpath", NULL
+};
 const char *const cf_gate_values[] = { "auto", "yes", "no", NULL };
 const char *const cf_cuda_keys[] = {
 	"archs", "ptx", "mode", "lto", "std", "flags", "host_flags",
@@ -50,7 +52,7 @@ static const char *const target_keys[] = {
 	"type", "sources", "include", "private_include", "defines", "public_defines",
 	"libs", "private_libs", "deps", "cuda_flags", "data",
 	"archs", "ptx", "mode", "lto", "host_flags", "cflags", "cxxflags",
-	"ldflags", "devrt", "pic", NULL
+	"ldflags", "devrt", "pic", "install", "version", "soversion", "headers", NULL
 };
 const char *const cf_profile_own_keys[] = {
 	"jobs", "memory", "job_memory", "archs", "split", "threads",

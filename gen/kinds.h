@@ -31,6 +31,7 @@ typedef enum {
 	EK_CXX,       /* C++ compile */
 	EK_AR,        /* static library */
 	EK_LINK,      /* executable or shared library */
+	EK_SYMLINK,   /* a versioned shared library's SONAME and link-name symbolic links */
 	EK_RANK,      /* a stamp after a host compile, so that ninja >= 1.12 ranks the
 	               * host compile with the device compiles (planner's host_rank) */
 	EK_DATA,      /* a run-time file copied into the build directory (data =) */
@@ -60,6 +61,7 @@ typedef enum {
 #define RULE_CXX         "cxx"
 #define RULE_AR          "ar"
 #define RULE_LINK        "link"
+#define RULE_SYMLINK     "symlink"
 #define RULE_RANK        "cugen_rank"
 #define RULE_DATA        "data"
 #define RULE_MANIFEST    "cuda_manifest"

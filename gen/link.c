@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "install.h"
 #include "util.h"
 /* ---- archives and links ---- */
 
@@ -414,6 +415,34 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 	return obj;
 }
 
+/* A versioned shared library's links: SONAME -> REAL and NAME -> SONAME
+ * (libk.so.1 -> libk.so.1.2.0, libk.so -> libk.so.1), as CMake makes them. */
+static void version_links(Ctx *x, Target *t, const char *real, const char *name)
+{
+	char *so = target_soname(t);
+	GString *c = g_string_new(NULL);
+	if (strcmp(so, real) != 0)
+		g_string_append_printf(c, "ln -sf ${real} ${soname} && ");
+	g_string_append(c, "ln -sf ${soname} ${name}");
+	Rule *r = graph_rule(x->g, RULE_SYMLINK, c->str, "SYMLINK ${out}", NULL, NULL, NULL);
+	g_string_free(c, TRUE);
+	Edge *e = graph_edge(x->g, EK_SYMLINK, r);
+	e->target = t->name;
+	edge_out(e, name);
+	if (strcmp(so, real) != 0)
+		edge_out(e, so);
+	/* order-only: a relink changes nothing a link says (ninja would
+	 * otherwise rerun this after each one, its log's mtime being older) */
+	edge_order_in(e, real);
+	char *q[] = { cg_sh_quote(real), cg_sh_quote(so), cg_sh_quote(name) };
+	edge_var(e, "real", q[0]);
+	edge_var(e, "soname", q[1]);
+	edge_var(e, "name", q[2]);
+	for (gsize i = 0; i < G_N_ELEMENTS(q); i++)
+		g_free(q[i]);
+	g_free(so);
+}
+
 gboolean ed_target_output(Ctx *x, TState *s, GError **err)
 {
 	Target *t = s->t;
@@ -466,11 +495,14 @@ gboolean ed_target_output(Ctx *x, TState *s, GError **err)
 	GString *c = g_string_new(NULL);
 	ed_measured(x, c);
 	ed_render_words(c, x->tk->cxx);
+	char *real = target_real_name(t);
 	if (t->type == TGT_SHARED) {
 		g_string_append(c, " -shared");
-		char *soname = g_strdup_printf("-Wl,-soname,%s", s->output);
+		char *so = target_soname(t);
+		char *soname = g_strdup_printf("-Wl,-soname,%s", so);
 		ed_render_arg(c, soname);
 		g_free(soname);
+		g_free(so);
 	}
 	ed_render_words(c, t->ldflags);
 	g_string_append(c, " ${in} ${libs} -o ${out}" TMP);
@@ -499,8 +531,11 @@ gboolean ed_target_output(Ctx *x, TState *s, GError **err)
 	g_string_free(c, TRUE);
 	Edge *e = graph_edge(x->g, EK_LINK, r);
 	e->target = t->name;
-	edge_out(e, s->output);
+	edge_out(e, real);
 	s->out_edge = e;
+	if (strcmp(real, s->output) != 0)
+		version_links(x, t, real, s->output);
+	g_free(real);
 	lib_file_deps(x, s, e);
 	for (guint i = 0; i < objs->len; i++)
 		edge_in(e, g_ptr_array_index(objs, i));
@@ -515,6 +550,18 @@ gboolean ed_target_output(Ctx *x, TState *s, GError **err)
 	}
 	if (shared)
 		cg_sh_append(libs, "-Wl,-rpath,$ORIGIN");
+	char *irp = install_rpath(x->c, x->tk, t);
+	if (irp) {
+		/* room for the install tree's RUNPATH, which `cugen install`
+		 * writes over this one: $ORIGIN (the build directory, where
+		 * every output is) with slashes up to its length */
+		GString *pad = g_string_new("-Wl,-rpath,$ORIGIN");
+		for (gsize n = strlen("$ORIGIN"); n < strlen(irp); n++)
+			g_string_append_c(pad, '/');
+		cg_sh_append(libs, pad->str);
+		g_string_free(pad, TRUE);
+		g_free(irp);
+	}
 	edge_var(e, "libs", libs->str);
 	g_string_free(libs, TRUE);
 	g_ptr_array_free(order, TRUE);

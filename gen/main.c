@@ -22,6 +22,7 @@ static const struct {
 	{ "combine", cmd_combine, "build the final artifacts from per-arch shard outputs" },
 	{ "inspect", cmd_inspect, "list the GPU images in objects, libraries, executables" },
 	{ "report", cmd_report, "timeline and per-arch costs from .ninja_log" },
+	{ "install", cmd_install, "install what a build directory built (ninja install runs it)" },
 	{ "depdiff", cmd_depdiff, NULL },
 	{ "stub", cmd_stub, NULL },
 	{ "devrt-hint", cmd_devrt_hint, NULL },

@@ -226,6 +226,11 @@ GString *make_write(const Graph *g, const char *header, const char *cugen, GErro
 			   "\t$(Q)rm -rf obj shard\n");
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
+		for (guint k = 0; e->kind == EK_SYMLINK && k < EDGE_LEN(e->outs); k++) {
+			char *q = cg_sh_quote(EDGE_AT(e->outs, k));
+			g_string_append_printf(o, "\t$(Q)rm -f %s\n", q);
+			g_free(q);
+		}
 		if (e->kind == EK_LINK || e->kind == EK_AR) {
 			/* (and the temporary name a killed edge leaves) */
 			char *q = cg_sh_quote(EDGE_AT(e->outs, 0));

@@ -22,8 +22,10 @@
 #include "shard.h"
 #include "config.h"
 #include "edges.h"
+#include "envflags.h"
 #include "graph.h"
 #include "history.h"
+#include "install.h"
 #include "machine.h"
 #include "automake.h"
 #include "gate.h"
@@ -44,6 +46,7 @@ void setup_args_clear(SetupArgs *a)
 	g_free(a->profile);
 	g_free(a->backend);
 	g_free(a->archs);
+	g_free(a->prefix);
 	g_strfreev(a->defines);
 	g_strfreev(a->debug);
 	g_free(a->trace);
@@ -100,6 +103,7 @@ gboolean setup_parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd
 		{ "backend", 0, 0, G_OPTION_ARG_STRING, &a->backend, "ninja (default), make or automake", "BACKEND" },
 		{ "archs", 0, 0, G_OPTION_ARG_STRING, &a->archs, "Build only these archs of the project set", "LIST" },
 		{ "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &a->defines, "Override an INI key", "SECTION.KEY=VALUE" },
+		{ "prefix", 0, 0, G_OPTION_ARG_FILENAME, &a->prefix, "Install under PREFIX (-D project.prefix=PREFIX)", "PREFIX" },
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say more", NULL },
 		{ "json", 0, plan ? 0 : G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &a->json, "Machine-readable output (plan)", NULL },
 		{ "debug", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &a->debug, "Debugging mode (-d list lists them)", "MODE" },
@@ -131,6 +135,12 @@ gboolean setup_parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd
 	}
 	if (!debug_modes(a, cmd, err))
 		return FALSE;
+	if (a->prefix) { /* the last word: after the -D's */
+		guint n = a->defines ? g_strv_length(a->defines) : 0;
+		a->defines = g_renew(char *, a->defines, n + 2);
+		a->defines[n] = g_strconcat("project.prefix=", a->prefix, NULL);
+		a->defines[n + 1] = NULL;
+	}
 	if (a->costs && !a->trace) {
 		cg_usage_error(err, "--costs needs --trace FILE (see 'cugen %s --help')", cmd);
 		return FALSE;
@@ -168,6 +178,7 @@ void setup_generated_clear(Generated *gen)
 	config_free(gen->c);
 	graph_info_clear(&gen->info);
 	history_free(gen->history);
+	envflags_free(gen->env);
 	plan_clear(&gen->plan);
 	g_free(gen->builddir);
 	if (gen->eo.regen_args)
@@ -274,7 +285,8 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 			cg_error(err, "no project file '%s' (write a cugen.ini, or give -f FILE)", a->file);
 		return FALSE;
 	}
-	ConfigOptions co = { a->file, a->profile, a->archs, a->defines, !a->machine };
+	gen->env = envflags_read(gen->builddir);
+	ConfigOptions co = { a->file, a->profile, a->archs, a->defines, !a->machine, gen->env };
 	gen->c = config_load(&co, err);
 	if (!gen->c)
 		return FALSE;
@@ -365,6 +377,10 @@ regen_done:
 static char *summary_notes(const Generated *gen)
 {
 	GString *n = g_string_new(NULL);
+	char *env = envflags_used(gen->env);
+	if (*env)
+		g_string_append_printf(n, ", flags from the environment (%s)", env);
+	g_free(env);
 	const GPtrArray *fb = gen->info.fallbacks;
 	for (guint i = 0; fb && i + 2 < fb->len; i += 3) {
 		const char *flag = g_ptr_array_index(fb, i + 1);
@@ -517,6 +533,11 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 		text = make ? make_write(gen->g, header, gen->eo.cugen, err) : ninja_write(gen->g, header, NULL, err);
 	}
 	g_free(header);
+	if (text) {
+		char *more = install_targets(gen->c, gen->eo.cugen, gen->info.archs, make, gen->gated);
+		g_string_append(text, more);
+		g_free(more);
+	}
 	cg_timing("build file");
 	g_thread_join(threads[0]);
 	g_thread_join(threads[1]);
@@ -559,6 +580,10 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	p = g_build_filename(gen->builddir, ".cugen", "shard.spec", NULL);
 	stage_add(st, p, state_seal("shard-spec", spec));
 	g_free(p);
+	install_stage(st, gen->resolved, gen->builddir);
+	p = g_build_filename(gen->builddir, ENV_RECORD, NULL);
+	stage_add(st, p, envflags_record(gen->env));
+	g_free(p);
 	if (!a->regen) {
 		p = g_build_filename(gen->builddir, ".cugen", "args.ini", NULL);
 		stage_add(st, p, state_seal("args", args_text(a, gen)));
@@ -597,7 +622,8 @@ int cmd_setup(int argc, char **argv)
 			: g_build_filename(a.builddir, strcmp(a.backend, "make") == 0 ? "Makefile"
 					   : gen.gated ? "build.ninja (a gate over " GATE_FULL ")" : "build.ninja", NULL);
 	char *prof = gen.c->profile_why ? g_strdup_printf("profile %s (%s), ", gen.c->profile->name, gen.c->profile_why)
-			: a.profile ? g_strdup_printf("profile %s, ", a.profile) : g_strdup("");
+			: gen.c->profile->name ? g_strdup_printf("profile %s, ", gen.c->profile->name)
+					       : g_strdup("no profile, ");
 	char *pools = gen.plan.shared ? g_strdup_printf("compile=%d link=%d", gen.plan.device, gen.plan.link)
 			: g_strdup_printf("device=%d host=%d link=%d", gen.plan.device, gen.plan.host, gen.plan.link);
 	char *notes = summary_notes(&gen);

@@ -12,7 +12,7 @@
 #include "toolkit.h"
 
 typedef struct {
-	char *srcdir, *builddir, *file, *profile, *backend, *archs;
+	char *srcdir, *builddir, *file, *profile, *backend, *archs, *prefix;
 	char **defines;
 	char **debug;          /* -d MODE (timing, no-ptxas-edges, no-host-rank) */
 	char *trace, *costs;   /* plan --trace FILE [--costs BUILDDIR] */
@@ -34,6 +34,7 @@ typedef struct {
 	Machine m;
 	Plan plan;
 	History *history;
+	struct EnvFlags *env;  /* the environment's flags (envflags.h) */
 	GThread *history_loading; /* reading history, until build_graph joins it */
 	char *builddir;
 	EdgeOptions eo;

@@ -246,6 +246,10 @@ void cf_target_free(gpointer p)
 	g_free(t->cflags);
 	g_free(t->cxxflags);
 	g_free(t->ldflags);
+	g_free(t->version);
+	g_free(t->soversion);
+	if (t->headers)
+		g_ptr_array_free(t->headers, TRUE);
 	g_free(t);
 }
 
@@ -396,3 +400,103 @@ gboolean cf_read_data(Config *c, Target *t, Section *s, GError **err)
 	return ok;
 }
 
+
+/* Every regular file under dir (recursively), sorted, appended to files. */
+static void dir_files(const char *dir, GPtrArray *files, int depth)
+{
+	GDir *d = depth < 32 ? g_dir_open(dir, 0, NULL) : NULL;
+	if (!d)
+		return;
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	for (const char *n; (n = g_dir_read_name(d));)
+		g_ptr_array_add(names, g_build_filename(dir, n, NULL));
+	g_dir_close(d);
+	g_ptr_array_sort(names, cmp_strp);
+	for (guint i = 0; i < names->len; i++) {
+		const char *p = g_ptr_array_index(names, i);
+		if (path_is_dir(p))
+			dir_files(p, files, depth + 1);
+		else if (path_is_file(p))
+			g_ptr_array_add(files, cg_path_norm(p));
+	}
+	g_ptr_array_free(names, TRUE);
+}
+
+/* Where header f goes under includedir: its path below the deepest of
+ * the target's public include directories that holds it, else its name. */
+static char *header_dest(const Target *t, const char *f)
+{
+	const char *best = NULL;
+	for (guint i = 0; i < t->include->len; i++) {
+		const char *d = g_ptr_array_index(t->include, i);
+		gsize n = strlen(d);
+		if (strncmp(f, d, n) == 0 && f[n] == '/' && (!best || n > strlen(best)))
+			best = d;
+	}
+	return best ? g_strdup(f + strlen(best) + 1) : g_path_get_basename(f);
+}
+
+/* headers = FILES: public headers installed under includedir (globs and
+ * directories allowed), as pairs of project-relative file and path there. */
+gboolean cf_read_headers(Config *c, Target *t, Section *s, GError **err)
+{
+	Entry *e = cf_find_entry(s, "headers");
+	if (!e)
+		return TRUE;
+	GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
+	GError *le = NULL;
+	gboolean ok = cg_split_list(e->value, words, &le);
+	if (!ok) {
+		cf_entry_error(err, e, "headers: %s", le->message + strlen("error: "));
+		g_error_free(le);
+	}
+	GHashTable *dests = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	for (guint i = 0; ok && i < words->len; i++) {
+		const char *w = g_ptr_array_index(words, i);
+		char *abs = cg_path_join(c->srcdir, w);
+		GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+		if (!g_str_has_prefix(abs, c->srcdir) || (abs[strlen(c->srcdir)] != '/' && abs[strlen(c->srcdir)])) {
+			cf_word_error(err, e, w, FALSE, "header '%s' is outside the project directory", w);
+			ok = FALSE;
+		} else if (has_glob_chars(w)) {
+			if (!glob_files(c, e, w, files, err))
+				ok = FALSE;
+			else if (!files->len) {
+				cf_word_error(err, e, w, FALSE, "headers glob '%s' matches no file", w);
+				ok = FALSE;
+			}
+		} else if (path_is_dir(abs)) {
+			dir_files(abs, files, 0);
+		} else if (path_is_file(abs)) {
+			g_ptr_array_add(files, cg_path_norm(abs));
+		} else {
+			cf_word_error(err, e, w, FALSE, "header '%s' not found", w);
+			ok = FALSE;
+		}
+		for (guint k = 0; ok && k < files->len; k++) {
+			const char *f = g_ptr_array_index(files, k);
+			char *dest = header_dest(t, f);
+			if (cf_first_control(f)) {
+				cf_word_error(err, e, w, FALSE, "header file name '%s' contains a control character", w);
+				ok = FALSE;
+			} else if (g_hash_table_contains(dests, dest)) {
+				if (strcmp(g_hash_table_lookup(dests, dest), f) != 0) {
+					cf_word_error(err, e, w, FALSE, "headers '%s' and '%s' would both be installed as '%s'",
+						   (char *)g_hash_table_lookup(dests, dest), f, dest);
+					ok = FALSE;
+				}
+			} else {
+				g_hash_table_insert(dests, g_strdup(dest), (gpointer)g_intern_string(f));
+				g_ptr_array_add(t->headers, cg_relpath(f, c->srcdir));
+				g_ptr_array_add(t->headers, dest);
+				dest = NULL;
+			}
+			g_free(dest);
+		}
+		g_ptr_array_free(files, TRUE);
+		g_free(abs);
+	}
+	g_hash_table_destroy(dests);
+	g_ptr_array_free(words, TRUE);
+	return ok;
+}

@@ -261,7 +261,8 @@ Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err)
 	tk->nvcc = g_build_filename(root, "bin", "nvcc", NULL);
 	tk->ccbin = g_strdup(c->ccbin ? c->ccbin : "");
 	tk->codes = g_ptr_array_new_with_free_func(g_free);
-	tk->host_cc = g_strdup(*tk->ccbin ? tk->ccbin : "gcc");
+	const char *nvcc_ccbin = g_getenv("NVCC_CCBIN");
+	tk->host_cc = g_strdup(*tk->ccbin ? tk->ccbin : nvcc_ccbin && *nvcc_ccbin ? nvcc_ccbin : "gcc");
 
 	/* Fingerprint: what makes a cached probe stale. */
 	GString *fp = g_string_new(NULL);
@@ -275,6 +276,10 @@ Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err)
 	stat_into(fp, cicc);
 	stat_into(fp, ptxas);
 	stat_into(fp, profile);
+	/* nvcc's own environment changes what it runs (cugen(1)) */
+	const char *const nvcc_env[] = { "NVCC_CCBIN", "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS" };
+	for (gsize i = 0; i < G_N_ELEMENTS(nvcc_env); i++)
+		g_string_append_printf(fp, "%s=%s;", nvcc_env[i], g_getenv(nvcc_env[i]) ? g_getenv(nvcc_env[i]) : "-");
 	char *hc = g_find_program_in_path(tk->host_cc);
 	stat_into(fp, hc ? hc : tk->host_cc);
 	g_free(hc);

@@ -1,9 +1,10 @@
 # CI profiles (cugen profile): for every runner in the table the section
 # reads back through the INI reader and plans pools within the runner's
 # cores and memory; --append keeps the rest of the file byte for byte and
-# is idempotent (with shards too); CORES:MEMORY and -o FILE; CI=true picks
-# [profile ci] (GITHUB_ACTIONS picks [profile github] first) and says so,
-# --profile wins; the time-limit check warns for a synthetic .ninja_log
+# is idempotent (with shards too); CORES:MEMORY and -o FILE; on CI,
+# --profile auto (or [project] profile = auto) picks [profile ci]
+# (GITHUB_ACTIONS [profile github] first) and says so, CI=true alone and
+# --profile none pick none, and say so; --profile wins; the time-limit check warns for a synthetic .ninja_log
 # that needs more than 6 hours on 2 cores and names a shard count whose
 # jobs fit; bad runners and time limits are clear errors.
 . "$(dirname "$0")/lib.sh"
@@ -80,13 +81,24 @@ run "$CUGEN" profile x --runner gitlab-small -o x.ini
 cmp -s x.ini x2.ini || die "-o FILE and stdout differ"
 grep -q '^time_limit = 3h$' x.ini && grep -q '^jobs = 2$' x.ini || die "gitlab-small: wrong section"
 
-note "CI=true picks [profile ci], GITHUB_ACTIONS [profile github], --profile wins"
+note "on CI a profile applies only when asked: --profile auto or [project] profile = auto"
 run "$CUGEN" profile github --runner github --append
-CI=true "$CUGEN" setup -B "$WORK/auto" >out.txt 2>&1 || { cat out.txt; die "setup with CI=true failed"; }
-grep -q 'profile ci (CI=true)' out.txt || { cat out.txt; die "CI=true did not pick and name [profile ci]"; }
+CI=true GITHUB_ACTIONS=true "$CUGEN" setup -B "$WORK/auto" >out.txt 2>&1 || { cat out.txt; die "setup with CI=true failed"; }
+grep -q ': no profile, ' out.txt || { cat out.txt; die "CI=true alone chose a profile, or the summary did not say none"; }
+CI=true "$CUGEN" setup -B "$WORK/auto" --profile auto >out.txt 2>&1 || { cat out.txt; die "setup --profile auto failed"; }
+grep -q 'profile ci (CI=true)' out.txt || { cat out.txt; die "CI=true --profile auto did not pick and name [profile ci]"; }
 grep -Eq 'pools (compile|device)=4 ' out.txt || { cat out.txt; die "CI=true: not the ci profile's 4 jobs"; }
-CI=true GITHUB_ACTIONS=true "$CUGEN" setup -B "$WORK/auto" >out.txt 2>&1 || { cat out.txt; die "setup on GitHub failed"; }
+CI=true GITHUB_ACTIONS=true "$CUGEN" setup -B "$WORK/auto" --profile auto >out.txt 2>&1 || { cat out.txt; die "setup on GitHub failed"; }
 grep -q 'profile github (GITHUB_ACTIONS=true)' out.txt || { cat out.txt; die "GITHUB_ACTIONS did not pick [profile github]"; }
+cp cugen.ini auto.ini
+sed -i 's/^\[project\]$/[project]\nprofile = auto/' cugen.ini
+CI=true GITHUB_ACTIONS=true "$CUGEN" setup -B "$WORK/auto" >out.txt 2>&1 || { cat out.txt; die "setup with profile = auto failed"; }
+grep -q 'profile github (GITHUB_ACTIONS=true)' out.txt || { cat out.txt; die "[project] profile = auto did not pick [profile github]"; }
+CI=true GITHUB_ACTIONS=true "$CUGEN" setup -B "$WORK/auto" --profile none >out.txt 2>&1 || { cat out.txt; die "--profile none failed"; }
+grep -q ': no profile, ' out.txt || { cat out.txt; die "--profile none applied a profile"; }
+"$CUGEN" setup -B "$WORK/auto" >out.txt 2>&1 || { cat out.txt; die "setup off CI with profile = auto failed"; }
+grep -q ': no profile, ' out.txt || { cat out.txt; die "profile = auto chose a profile off CI"; }
+mv auto.ini cugen.ini
 CI=true "$CUGEN" setup -B "$WORK/auto" --profile x_none 2>/dev/null && die "--profile of a missing profile passed"
 run "$CUGEN" profile two --runner 2:7G --append
 CI=true "$CUGEN" setup -B "$WORK/auto" --profile two >out.txt 2>&1 || { cat out.txt; die "CI=true --profile two failed"; }

@@ -1,0 +1,134 @@
+/* confinstall.c -- the install settings of cugen.ini.
+ *
+ * Owns: [project] prefix, bindir, libdir, includedir, datadir and
+ * install_rpath, and a target's install, version, soversion and headers
+ * (read in sources.c), each checked with its FILE:LINE error; and the
+ * names a versioned shared library has (libNAME.so.VERSION, its SONAME
+ * libNAME.so.SOVERSION, libNAME.so). Where the files go is install.c's.
+ */
+#include "config_int.h"
+
+#include <string.h>
+
+#include "util.h"
+
+static const char *const rpath_values[] = { "none", "origin", NULL };
+
+/* A directory key: relative to the prefix (no "..") or absolute. */
+static gboolean read_dir(Section *proj, const char *key, const char *def, char **out, GError **err)
+{
+	Entry *e = cf_find_entry(proj, key);
+	*out = NULL;
+	if (!e) {
+		*out = def ? g_strdup(def) : NULL;
+		return TRUE;
+	}
+	char *v = g_strstrip(g_strdup(e->value));
+	char **parts = g_strsplit(v, "/", -1);
+	gboolean up = FALSE;
+	for (char **p = parts; *p; p++)
+		up |= strcmp(*p, "..") == 0;
+	g_strfreev(parts);
+	if (!*v || up || cf_first_control(v)) {
+		cf_entry_error(err, e, "%s '%s': give a directory under the prefix (e.g. %s = %s) or an absolute one", key,
+			       v, key, def ? def : "lib");
+		g_free(v);
+		return FALSE;
+	}
+	*out = g_path_is_absolute(v) ? cg_path_norm(v) : v;
+	if (*out != v)
+		g_free(v);
+	return TRUE;
+}
+
+gboolean cf_read_install(Config *c, Section *proj, GError **err)
+{
+	Entry *pe = cf_find_entry(proj, "prefix");
+	char *prefix = g_strstrip(g_strdup(pe ? pe->value : "/usr/local"));
+	if (!g_path_is_absolute(prefix) || cf_first_control(prefix)) {
+		cf_entry_error(err, pe, "prefix '%s' is not an absolute path (e.g. prefix = /usr/local)", prefix);
+		g_free(prefix);
+		return FALSE;
+	}
+	c->prefix = cg_path_norm(prefix);
+	g_free(prefix);
+	int v;
+	if (!read_dir(proj, "bindir", "bin", &c->bindir, err) || !read_dir(proj, "libdir", NULL, &c->libdir, err) ||
+	    !read_dir(proj, "includedir", "include", &c->includedir, err) ||
+	    !read_dir(proj, "datadir", "share", &c->datadir, err) ||
+	    !cf_get_choice(proj, "install_rpath", rpath_values, IRPATH_NONE, &v, err))
+		return FALSE;
+	c->install_rpath = v;
+	return TRUE;
+}
+
+/* A version: digits and letters in dot-separated parts ("1.2.3", "2"). */
+static gboolean valid_version(const char *v)
+{
+	if (!*v || *v == '.' || v[strlen(v) - 1] == '.' || strstr(v, ".."))
+		return FALSE;
+	for (const char *p = v; *p; p++)
+		if (!g_ascii_isalnum(*p) && !strchr("._+", *p))
+			return FALSE;
+	return TRUE;
+}
+
+gboolean cf_read_target_install(Config *c, Target *t, Section *s, GError **err)
+{
+	t->headers = g_ptr_array_new_with_free_func(g_free);
+	if (!cf_get_bool(s, "install", t->type != TGT_OBJECT, &t->install, err))
+		return FALSE;
+	Entry *ve = cf_find_entry(s, "version"), *se = cf_find_entry(s, "soversion");
+	t->version = g_strstrip(g_strdup(ve ? ve->value : t->type == TGT_SHARED ? c->version : ""));
+	if (*t->version && !valid_version(t->version)) {
+		if (ve)
+			cf_entry_error(err, ve, "invalid version '%s' (expected e.g. 1.2.3)", t->version);
+		else
+			cg_error_at(err, t->loc.file, t->loc.line,
+				    "target '%s': [project] version '%s' is not a library version (expected e.g. 1.2.3; "
+				    "give the target its own version)", t->name, t->version);
+		return FALSE;
+	}
+	if (se) {
+		t->soversion = g_strstrip(g_strdup(se->value));
+		if (!valid_version(t->soversion)) {
+			cf_entry_error(err, se, "invalid soversion '%s' (expected e.g. 1)", t->soversion);
+			return FALSE;
+		}
+	} else {
+		t->soversion = g_strndup(t->version, strcspn(t->version, "."));
+	}
+	if ((ve || se) && t->type != TGT_SHARED) {
+		cf_entry_error(err, ve ? ve : se, "%s is for shared libraries; target '%s' is %s", ve ? "version" : "soversion",
+			       t->name, target_type_name(t->type));
+		return FALSE;
+	}
+	if (se && !*t->version) {
+		cf_entry_error(err, se, "soversion needs a version (version = ..., or [project] version)");
+		return FALSE;
+	}
+	return cf_read_headers(c, t, s, err);
+}
+
+void cf_install_free(Config *c)
+{
+	g_free(c->prefix);
+	g_free(c->bindir);
+	g_free(c->libdir);
+	g_free(c->includedir);
+	g_free(c->datadir);
+}
+
+char *target_real_name(const Target *t)
+{
+	if (t->type != TGT_SHARED || !t->version || !*t->version)
+		return target_output_name(t);
+	return g_strdup_printf("lib%s.so.%s", t->name, t->version);
+}
+
+char *target_soname(const Target *t)
+{
+	if (t->type != TGT_SHARED || !t->version || !*t->version)
+		return target_output_name(t);
+	return g_strdup_printf("lib%s.so.%s", t->name, t->soversion);
+}
