@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "envflags.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -250,7 +251,22 @@ ArchSet *archset_resolve(const Setting *archs, const Setting *ptx,
 		Arch a;
 		char kind;
 		if (!parse_word(w, &a, &kind)) {
-			word_error(err, archs, w, "invalid arch '%s' (expected e.g. 90, sm_90, 90a, compute_90, all, all-major, native)", w);
+			/* CMake's spelling (CMAKE_CUDA_ARCHITECTURES): the whole
+			 * value in cugen's */
+			char *ca = NULL, *cp = NULL;
+			gboolean cmake = (strchr(w, ';') || strstr(w, "-real") || strstr(w, "-virtual")) &&
+					 envflags_cmake_archs(w, &ca, &cp);
+			g_free(ca);
+			g_free(cp);
+			ca = cp = NULL;
+			if (cmake && envflags_cmake_archs(archs->value, &ca, &cp))
+				word_error(err, archs, w, "invalid arch '%s': that is CMake's spelling; write archs = %s with "
+					   "ptx = %s", w, ca, cp);
+			else
+				word_error(err, archs, w, "invalid arch '%s' (expected e.g. 90, sm_90, 90a, compute_90, all, "
+					   "all-major, native)", w);
+			g_free(ca);
+			g_free(cp);
 			ok = FALSE;
 			break;
 		}

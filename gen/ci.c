@@ -122,6 +122,10 @@ int cmd_ci(int argc, char **argv)
 	char *text = template_expand(tmpl, vars);
 	g_free(tmpl);
 	if (output) {
+		/* (.github/workflows/ may not exist yet) */
+		char *dir = g_path_get_dirname(output);
+		g_mkdir_with_parents(dir, 0755);
+		g_free(dir);
 		if (!g_file_set_contents(output, text, -1, &e)) {
 			cg_error(&err, "cannot write '%s': %s", output, e->message);
 			g_error_free(e);

@@ -7,7 +7,6 @@
  * becomes one "FILE:LINE: error: ..." message.
  */
 #include "config_int.h"
-#include "envflags.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -527,34 +526,8 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 
 	Loc dloc = { g_intern_string(c->ini_path), 0 };
 	Setting def_archs = { (char *)"75", dloc }, def_ptx = { (char *)"highest", dloc };
-	char *env_archs = NULL, *env_ptx = NULL;
-	const char *ca = envflags_get(opt->env, ENV_CUDAARCHS);
-	if (*ca && !cf_find_entry(cuda, "archs")) {
-		/* CUDAARCHS, as CMake's CMAKE_CUDA_ARCHITECTURES, when the INI names none */
-		if (!envflags_cmake_archs(ca, &env_archs, &env_ptx)) {
-			cg_error(err, "CUDAARCHS '%s' is not an arch list (e.g. CUDAARCHS='80;90' or '80-real;90')", ca);
-			return FALSE;
-		}
-		Loc eloc = { g_intern_string("$CUDAARCHS"), 0 };
-		def_archs = (Setting){ env_archs, eloc };
-		if (!cf_find_entry(cuda, "ptx"))
-			def_ptx = (Setting){ env_ptx, eloc };
-	}
 	cf_set_setting(&c->archs, cuda, "archs", &def_archs);
 	cf_set_setting(&c->ptx, cuda, "ptx", &def_ptx);
-	g_free(env_archs);
-	g_free(env_ptx);
-	const char *cf = envflags_get(opt->env, ENV_CUDAFLAGS);
-	if (*cf) {
-		/* CUDAFLAGS before [cuda] flags, as CMake puts CMAKE_CUDA_FLAGS
-		 * before a target's options */
-		Entry *fe = cf_find_entry(cuda, "flags");
-		Loc floc = fe ? fe->loc : (Loc){ g_intern_string("$CUDAFLAGS"), 0 };
-		char *v = fe ? g_strconcat(cf, " ", fe->value, NULL) : g_strdup(cf);
-		cuda = cf_ensure_section(secs, SEC_CUDA, NULL, floc);
-		cf_set_entry(cuda, "flags", v, floc);
-		g_free(v);
-	}
 	int v;
 	if (!cf_get_choice(cuda, "mode", mode_values, MODE_WHOLE, &v, err))
 		return FALSE;
@@ -592,7 +565,7 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 	const char *env_cc = g_getenv("CC"), *env_cxx = g_getenv("CXX");
 	c->cc = cf_get_str(tc, "cc", env_cc && *env_cc ? env_cc : "cc");
 	c->cxx = cf_get_str(tc, "cxx", env_cxx && *env_cxx ? env_cxx : "c++");
-	c->ccbin = cf_get_str(tc, "ccbin", envflags_get(opt->env, ENV_CUDAHOSTCXX));
+	c->ccbin = cf_get_str(tc, "ccbin", "");
 	c->ar = cf_get_str(tc, "ar", "ar");
 	c->objcopy = cf_get_str(tc, "objcopy", "objcopy");
 	c->launcher = cf_get_str(tc, "launcher", "");
@@ -632,21 +605,9 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 	if (!cf_check_words(tc, "cflags", err) || !cf_check_words(tc, "cxxflags", err) ||
 	    !cf_check_words(tc, "ldflags", err) || !cf_check_words(tc, "launcher", err))
 		return FALSE;
-	/* the environment's flags first, as CMake's CMAKE_<LANG>_FLAGS come
-	 * before a target's own; CPPFLAGS (which CMake leaves out) as
-	 * autotools and Meson take it, for C and C++ */
-	const char *cpp = envflags_get(opt->env, ENV_CPPFLAGS);
-	const struct { char **out; const char *key; EnvVar var; } fl[] = {
-		{ &c->cflags, "cflags", ENV_CFLAGS }, { &c->cxxflags, "cxxflags", ENV_CXXFLAGS },
-		{ &c->ldflags, "ldflags", ENV_LDFLAGS },
-	};
-	for (gsize i = 0; i < G_N_ELEMENTS(fl); i++) {
-		char *own = cf_get_str(tc, fl[i].key, "");
-		char *env = cf_join_flags(fl[i].var == ENV_LDFLAGS ? "" : cpp, envflags_get(opt->env, fl[i].var));
-		*fl[i].out = cf_join_flags(env, own);
-		g_free(env);
-		g_free(own);
-	}
+	c->cflags = cf_get_str(tc, "cflags", "");
+	c->cxxflags = cf_get_str(tc, "cxxflags", "");
+	c->ldflags = cf_get_str(tc, "ldflags", "");
 	const char *const triples[] = { "", "x86_64-linux", "sbsa-linux", "aarch64-linux", "ppc64le-linux", NULL };
 	Entry *te = cf_find_entry(tc, "target");
 	if (te && !cf_in_list(g_strstrip(c->target_triple), triples)) {
@@ -722,7 +683,7 @@ Config *config_load(const ConfigOptions *opt, GError **err)
 		c->profile = pr;
 	}
 	if (ok)
-		ok = read_model(c, secs, opt, err);
+		ok = cf_apply_base_flags(secs, opt, err) && read_model(c, secs, opt, err);
 	g_ptr_array_free(secs, TRUE);
 	if (!ok) {
 		config_free(c);

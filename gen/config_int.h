@@ -7,7 +7,8 @@
  * with the FILE:LINE error for each word), sources.c (a target's
  * sources, globs, include directories, defines, libs and data files) and
  * config.c (targets, dependencies, profiles, the model as a whole:
- * config_load).
+ * config_load); confflags.c (the build type's and the environment's
+ * flags in front of the file's) and confinstall.c (the install keys).
  */
 #ifndef CUGEN_CONFIG_INT_H
 #define CUGEN_CONFIG_INT_H
@@ -77,6 +78,9 @@ extern const char *const cf_reserved_targets[];
 
 void cf_source_free(gpointer p);
 void cf_target_free(gpointer p);
+
+/* confflags.c */
+gboolean cf_apply_base_flags(GPtrArray *secs, const ConfigOptions *opt, GError **err);
 
 /* confinstall.c */
 gboolean cf_read_install(Config *c, Section *proj, GError **err);

@@ -93,7 +93,8 @@ gboolean envflags_cmake_archs(const char *spec, char **archs, char **ptx)
 		} else if (strcmp(*x, "all-major") == 0) {
 			special = TRUE;
 			g_string_append_printf(a, "%s%s", a->len ? " " : "", *x);
-		} else if (!*num || strspn(num, "0123456789") < strlen(num) - (g_ascii_isalpha(num[strlen(num) - 1]) ? 1 : 0)) {
+		} else if (!*num || !g_ascii_isdigit(*num) ||
+			   strspn(num, "0123456789") < strlen(num) - (strchr("af", num[strlen(num) - 1]) ? 1 : 0)) {
 			ok = FALSE;
 		} else if (!*how) {
 			g_string_append_printf(a, "%s%s", a->len ? " " : "", num);

@@ -328,7 +328,7 @@ static gboolean load(const char *path, GMappedFile **map, char **buf,
 		return FALSE;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		cg_error(err, "%s: is a directory", path);
+		cg_error(err, "%s: is a directory (name an object, library, executable, cubin or fatbin in it)", path);
 		close(fd);
 		return FALSE;
 	}

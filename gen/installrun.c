@@ -143,11 +143,9 @@ static gboolean install_one(GKeyFile *k, const char *g, const char *builddir, co
 int cmd_install(int argc, char **argv)
 {
 	char *builddir = NULL, *destdir = NULL;
-	gboolean version = FALSE;
 	GOptionEntry entries[] = {
 		{ "build-dir", 'B', 0, G_OPTION_ARG_FILENAME, &builddir, "Build directory (default: .)", "BUILDDIR" },
 		{ "destdir", 0, 0, G_OPTION_ARG_FILENAME, &destdir, "Install under DIR (default: $DESTDIR)", "DIR" },
-		{ "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new(NULL);
@@ -164,10 +162,6 @@ int cmd_install(int argc, char **argv)
 		int r = cg_report(u);
 		g_error_free(u);
 		return r;
-	}
-	if (version) {
-		printf("cugen %s\n", CUGEN_VERSION);
-		return 0;
 	}
 	if (argc > 1) {
 		GError *e = NULL;

@@ -57,8 +57,16 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && argv[1][0] != '-') {
 		for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
-			if (strcmp(argv[1], commands[i].name) == 0)
+			if (strcmp(argv[1], commands[i].name) == 0) {
+				/* cugen COMMAND --version, as cugen --version (the
+				 * commands build.ninja runs take theirs as given) */
+				for (int k = 2; commands[i].summary && k < argc && strcmp(argv[k], "--") != 0; k++)
+					if (strcmp(argv[k], "--version") == 0) {
+						printf("cugen %s\n", CUGEN_VERSION);
+						return 0;
+					}
 				return commands[i].fn(argc - 1, argv + 1);
+			}
 		const char *names[G_N_ELEMENTS(commands) + 1];
 		for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
 			names[i] = commands[i].name;

@@ -31,6 +31,7 @@
 #include "gate.h"
 #include "make.h"
 #include "ninja.h"
+#include "options.h"
 #include "plan.h"
 #include "template.h"
 #include "toolkit.h"
@@ -47,7 +48,9 @@ void setup_args_clear(SetupArgs *a)
 	g_free(a->backend);
 	g_free(a->archs);
 	g_free(a->prefix);
+	g_free(a->buildtype);
 	g_strfreev(a->defines);
+	g_strfreev(a->undefines);
 	g_strfreev(a->debug);
 	g_free(a->trace);
 	g_free(a->costs);
@@ -103,7 +106,12 @@ gboolean setup_parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd
 		{ "backend", 0, 0, G_OPTION_ARG_STRING, &a->backend, "ninja (default), make or automake", "BACKEND" },
 		{ "archs", 0, 0, G_OPTION_ARG_STRING, &a->archs, "Build only these archs of the project set", "LIST" },
 		{ "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &a->defines, "Override an INI key", "SECTION.KEY=VALUE" },
+		{ "undefine", 'U', 0, G_OPTION_ARG_STRING_ARRAY, &a->undefines, "Drop a kept -D", "SECTION.KEY" },
+		{ "reset", 0, 0, G_OPTION_ARG_NONE, &a->reset, "Drop every kept -D", NULL },
+		{ "list-options", 0, 0, G_OPTION_ARG_NONE, &a->list_options, "List the kept options and exit", NULL },
 		{ "prefix", 0, 0, G_OPTION_ARG_FILENAME, &a->prefix, "Install under PREFIX (-D project.prefix=PREFIX)", "PREFIX" },
+		{ "buildtype", 0, 0, G_OPTION_ARG_STRING, &a->buildtype,
+		  "none, debug, release, relwithdebinfo or minsizerel (-D project.buildtype=TYPE)", "TYPE" },
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose, "Say more", NULL },
 		{ "json", 0, plan ? 0 : G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &a->json, "Machine-readable output (plan)", NULL },
 		{ "debug", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &a->debug, "Debugging mode (-d list lists them)", "MODE" },
@@ -122,6 +130,7 @@ gboolean setup_parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd
 	g_set_prgname(prg);
 	g_free(prg);
 	GError *e = NULL;
+	options_split_attached(argc, argv, "DBSfdU");
 	gboolean ok = g_option_context_parse(ctx, argc, argv, &e);
 	g_option_context_free(ctx);
 	if (!ok) {
@@ -135,12 +144,6 @@ gboolean setup_parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd
 	}
 	if (!debug_modes(a, cmd, err))
 		return FALSE;
-	if (a->prefix) { /* the last word: after the -D's */
-		guint n = a->defines ? g_strv_length(a->defines) : 0;
-		a->defines = g_renew(char *, a->defines, n + 2);
-		a->defines[n] = g_strconcat("project.prefix=", a->prefix, NULL);
-		a->defines[n + 1] = NULL;
-	}
 	if (a->costs && !a->trace) {
 		cg_usage_error(err, "--costs needs --trace FILE (see 'cugen %s --help')", cmd);
 		return FALSE;
@@ -256,6 +259,8 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 			return FALSE;
 		}
 	gen->builddir = cg_abspath(a->builddir);
+	if (!a->regen && !options_merge(a, gen->builddir, err))
+		return FALSE;
 	/* Paths go into every command line: a control character there
 	 * (a newline, the byte edges.c marks its templates with) cannot be
 	 * carried through ninja's and make's files and the shell. */
@@ -301,42 +306,7 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 	EdgeOptions *eo = &gen->eo;
 	eo->builddir = gen->builddir;
 	eo->cugen = self_path();
-	GPtrArray *regen = g_ptr_array_new_with_free_func(g_free);
-	if (a->regen) {
-		/* combine regenerates as combine */
-		for (char **r = a->regen; *r; r++)
-			g_ptr_array_add(regen, g_strdup(*r));
-		goto regen_done;
-	}
-	g_ptr_array_add(regen, g_strdup("setup"));
-	g_ptr_array_add(regen, g_strdup("-f"));
-	g_ptr_array_add(regen, g_strdup(gen->c->ini_abs));
-	g_ptr_array_add(regen, g_strdup("-B"));
-	g_ptr_array_add(regen, g_strdup(gen->builddir));
-	if (a->profile) {
-		g_ptr_array_add(regen, g_strdup("--profile"));
-		g_ptr_array_add(regen, g_strdup(a->profile));
-	}
-	if (a->archs) {
-		g_ptr_array_add(regen, g_strdup("--archs"));
-		g_ptr_array_add(regen, g_strdup(a->archs));
-	}
-	for (char **d = a->defines; d && *d; d++) {
-		g_ptr_array_add(regen, g_strdup("-D"));
-		g_ptr_array_add(regen, g_strdup(*d));
-	}
-	if (strcmp(a->backend, "ninja") != 0) {
-		g_ptr_array_add(regen, g_strdup("--backend"));
-		g_ptr_array_add(regen, g_strdup(a->backend));
-	}
-	/* the modes that change the graph: a regeneration keeps the same one */
-	for (char **d = a->debug; d && *d; d++)
-		if (strcmp(*d, "timing") != 0) {
-			g_ptr_array_add(regen, g_strdup("-d"));
-			g_ptr_array_add(regen, g_strdup(*d));
-		}
-regen_done:
-	eo->regen_args = regen;
+	eo->regen_args = options_regen_args(a, gen->c->ini_abs, gen->builddir);
 	eo->verbose = a->verbose;
 	/* what each target is: once, for every graph the planner weighs */
 	gen->resolved = resolve_project(gen->c, gen->tk, gen->builddir, plan_profile_split_compile(gen->c), err);
@@ -614,6 +584,13 @@ int cmd_setup(int argc, char **argv)
 	int rc = 0;
 	if (!setup_parse_args(&argc, &argv, &a, "setup", FALSE, &err))
 		goto out;
+	if (a.list_options) {
+		char *b = cg_abspath(a.builddir);
+		if (options_merge(&a, b, &err))
+			options_list(&a, a.builddir);
+		g_free(b);
+		goto out;
+	}
 	if (!setup_generate(&a, &gen, &err))
 		goto out;
 	if (!setup_write(&a, &gen, &err))
@@ -769,7 +746,12 @@ int cmd_plan(int argc, char **argv)
 		g_free(est);
 		g_free(lim);
 	}
-	if (pl->shared)
+	if (strcmp(a.backend, "make") == 0)
+		printf("run: make -C %s -j%d (cugen slot keeps each kind of job within its pool)\n", a.builddir,
+		       pl->recommended_j);
+	else if (strcmp(a.backend, "automake") == 0)
+		printf("run: make -j%d (the automake fragment builds through %s)\n", pl->recommended_j, a.builddir);
+	else if (pl->shared)
 		printf("run: ninja -C %s (pool compile keeps the compiles within the %d cores)\n", a.builddir, pl->cores);
 	else
 		printf("run: ninja -C %s (the pools bound each kind of job; -j%d bounds them together)\n",

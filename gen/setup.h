@@ -8,22 +8,10 @@
 #include "graph.h"
 #include "history.h"
 #include "machine.h"
+#include "options.h"
 #include "plan.h"
 #include "toolkit.h"
 
-typedef struct {
-	char *srcdir, *builddir, *file, *profile, *backend, *archs, *prefix;
-	char **defines;
-	char **debug;          /* -d MODE (timing, no-ptxas-edges, no-host-rank) */
-	char *trace, *costs;   /* plan --trace FILE [--costs BUILDDIR] */
-	char **regen;          /* arguments the regeneration edge uses instead */
-	gboolean verbose, json;
-	const Machine *machine;/* plan for this machine instead of probing (no CI profile then) */
-	gboolean no_history;   /* plan with the defaults, not the last build's measurements */
-	gboolean whole_device; /* no ptxas edges: device edges run cicc and ptxas (combine
-	                        * imports their images; -d no-ptxas-edges) */
-	gboolean no_rank;      /* no host_rank stamps (-d no-host-rank) */
-} SetupArgs;
 
 typedef struct {
 	Config *c;

@@ -1,0 +1,111 @@
+/* confflags.c -- the flags every compile starts from, before the INI's.
+ *
+ * Owns: [project] buildtype (--buildtype) and its flags, as CMake's
+ * CMAKE_<LANG>_FLAGS_<CONFIG> (with -G for device debug and -lineinfo
+ * for relwithdebinfo), and putting the environment's flags (envflags.h)
+ * in front: [cuda] flags becomes CUDAFLAGS, the build type's, then the
+ * file's; [toolchain] cflags CPPFLAGS CFLAGS, the build type's, then the
+ * file's (cxxflags likewise, ldflags with LDFLAGS); CUDAARCHS stands in
+ * for a missing [cuda] archs (and ptx), CUDAHOSTCXX for a missing ccbin.
+ * It changes the sections after -D and the profile were applied, before
+ * config.c reads them: every value is then checked as the file's own.
+ */
+#include "config_int.h"
+
+#include <string.h>
+
+#include "envflags.h"
+#include "util.h"
+
+/* The build types and their flags: nvcc's, then the host compilers'. */
+static const struct {
+	const char *name, *cuda, *host;
+} types[] = {
+	{ "none", "", "" },
+	{ "debug", "-G -g", "-g" },
+	{ "release", "-O3 -DNDEBUG", "-O3 -DNDEBUG" },
+	{ "relwithdebinfo", "-O2 -g -lineinfo -DNDEBUG", "-O2 -g -DNDEBUG" },
+	{ "minsizerel", "-O1 -DNDEBUG", "-Os -DNDEBUG" },
+};
+
+static gboolean build_type(GPtrArray *secs, int *out, GError **err)
+{
+	Entry *e = cf_find_entry(cf_find_section(secs, SEC_PROJECT, NULL), "buildtype");
+	*out = 0;
+	if (!e)
+		return TRUE;
+	char *v = g_ascii_strdown(g_strstrip(g_strdup(e->value)), -1);
+	for (gsize i = 0; i < G_N_ELEMENTS(types); i++)
+		if (strcmp(v, types[i].name) == 0) {
+			*out = (int)i;
+			g_free(v);
+			return TRUE;
+		}
+	cf_entry_error(err, e, "invalid buildtype '%s' (expected none, debug, release, relwithdebinfo or minsizerel)",
+		       e->value);
+	g_free(v);
+	return FALSE;
+}
+
+/* Put words in front of section's key (an entry made where there is none,
+ * placed at loc). */
+static void prepend(GPtrArray *secs, SecKind kind, const char *key, const char *words, const char *origin)
+{
+	if (!words || !*words)
+		return;
+	Section *s = cf_find_section(secs, kind, NULL);
+	Entry *e = cf_find_entry(s, key);
+	Loc loc = e ? e->loc : (Loc){ g_intern_string(origin), 0 };
+	if (!s)
+		s = cf_ensure_section(secs, kind, NULL, loc);
+	char *v = e && *e->value ? g_strconcat(words, " ", e->value, NULL) : g_strdup(words);
+	cf_set_entry(s, key, v, loc);
+	g_free(v);
+}
+
+gboolean cf_apply_base_flags(GPtrArray *secs, const ConfigOptions *opt, GError **err)
+{
+	int bt;
+	if (!build_type(secs, &bt, err))
+		return FALSE;
+	const EnvFlags *env = opt->env;
+	const char *ca = envflags_get(env, ENV_CUDAARCHS);
+	Section *cuda = cf_find_section(secs, SEC_CUDA, NULL);
+	if (*ca && !cf_find_entry(cuda, "archs")) {
+		char *archs = NULL, *ptx = NULL;
+		if (!envflags_cmake_archs(ca, &archs, &ptx)) {
+			cg_error(err, "CUDAARCHS '%s' is not an arch list (e.g. CUDAARCHS='80;90' or '80-real;90')", ca);
+			return FALSE;
+		}
+		Loc eloc = { g_intern_string("$CUDAARCHS"), 0 };
+		cuda = cf_ensure_section(secs, SEC_CUDA, NULL, eloc);
+		cf_set_entry(cuda, "archs", archs, eloc);
+		if (!cf_find_entry(cuda, "ptx"))
+			cf_set_entry(cuda, "ptx", ptx, eloc);
+		g_free(archs);
+		g_free(ptx);
+	}
+	char *cu = cf_join_flags(envflags_get(env, ENV_CUDAFLAGS), types[bt].cuda);
+	prepend(secs, SEC_CUDA, "flags", cu, "$CUDAFLAGS");
+	g_free(cu);
+	const char *cpp = envflags_get(env, ENV_CPPFLAGS);
+	const struct { const char *key; EnvVar var; gboolean host; } fl[] = {
+		{ "cflags", ENV_CFLAGS, TRUE }, { "cxxflags", ENV_CXXFLAGS, TRUE }, { "ldflags", ENV_LDFLAGS, FALSE },
+	};
+	for (gsize i = 0; i < G_N_ELEMENTS(fl); i++) {
+		char *a = cf_join_flags(fl[i].host ? cpp : "", envflags_get(env, fl[i].var));
+		char *w = cf_join_flags(a, fl[i].host ? types[bt].host : "");
+		char *origin = g_strconcat("$", envflags_name(fl[i].var), NULL);
+		prepend(secs, SEC_TOOLCHAIN, fl[i].key, w, origin);
+		g_free(origin);
+		g_free(w);
+		g_free(a);
+	}
+	const char *hc = envflags_get(env, ENV_CUDAHOSTCXX);
+	Section *tc = cf_find_section(secs, SEC_TOOLCHAIN, NULL);
+	if (*hc && !cf_find_entry(tc, "ccbin")) {
+		Loc hloc = { g_intern_string("$CUDAHOSTCXX"), 0 };
+		cf_set_entry(cf_ensure_section(secs, SEC_TOOLCHAIN, NULL, hloc), "ccbin", hc, hloc);
+	}
+	return TRUE;
+}
