@@ -403,47 +403,30 @@ static gboolean inspect_path(const char *path, GString *json)
 	return errors->len == 0;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: cugen inspect [OPTION]... FILE...\n"
-		"List the GPU images embedded in objects, static libraries, "
-		"executables,\n"
-		"shared libraries, cubins and fatbins: one line per image, "
-		"then per FILE the\n"
-		"bytes each architecture adds to it.\n"
-		"\n"
-		"Options:\n"
-		"      --json     print one JSON array of the images instead\n"
-		"      --normalized\n"
-		"                 give each image's normalised hash (norm=) "
-		"instead of\n"
-		"                 sha256=: an ELF image's sections but "
-		".note.nv.tkinfo,\n"
-		"                 where ptxas records its command line and "
-		"nvcc's\n"
-		"                 temporary file names\n"
-		"  -h, --help     show this help and exit\n"
-		"\n"
-		"Exit status: 0 if every FILE was read, 1 if one could not "
-		"be, 2 for bad usage.\n");
-}
-
 int cmd_inspect(int argc, char **argv)
 {
 	gboolean json = FALSE, help = FALSE;
 	g_auto(GStrv) files = NULL;
 	GOptionEntry entries[] = {
-		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, NULL, NULL },
-		{ "normalized", 0, 0, G_OPTION_ARG_NONE, &normalized, NULL, NULL },
-		{ "help", 'h', 0, G_OPTION_ARG_NONE, &help, NULL, NULL },
+		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON array of the images instead", NULL },
+		{ "normalized", 0, 0, G_OPTION_ARG_NONE, &normalized,
+		  "Each image's normalised hash (norm=, see cugen(1)) instead of sha256=", NULL },
+		{ "help", 'h', 0, G_OPTION_ARG_NONE, &help, "Show this help and exit", NULL },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
 		  &files, NULL, NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
+	g_autoptr(GOptionContext) ctx = g_option_context_new("FILE...");
 	g_option_context_set_help_enabled(ctx, FALSE);
 	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_summary(ctx,
+		"List the GPU images embedded in objects, static libraries, executables,\n"
+		"shared libraries, cubins and fatbins: one line per image, then per FILE the\n"
+		"bytes each architecture adds to it.");
+	g_option_context_set_description(ctx,
+		"Exit status: 0 if every FILE was read, 1 if one could not be, 2 for bad\n"
+		"usage.");
+	g_set_prgname("cugen inspect");
 	/* GOption removes what it parses (and frees it): give it a copy. */
 	char **args = g_new0(char *, argc + 1);
 	for (int i = 0; i < argc; i++)
@@ -465,7 +448,9 @@ int cmd_inspect(int argc, char **argv)
 		return rc;
 	}
 	if (help) {
-		usage(stdout);
+		char *h = g_option_context_get_help(ctx, TRUE, NULL);
+		fputs(h, stdout);
+		g_free(h);
 		return 0;
 	}
 	if (!files || !files[0]) {

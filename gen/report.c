@@ -388,34 +388,6 @@ GPtrArray *report_top_dev(const Report *r, guint n)
 
 /* ---- the command ---- */
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: cugen report [-B BUILDDIR] [-o DIR]\n"
-		"Show where the time of the latest build in BUILDDIR went, from ninja's log\n"
-		"(BUILDDIR/.ninja_log) and the graph (BUILDDIR/build.ninja): a timeline of\n"
-		"the edges on ninja's job slots, the critical path, the time per edge kind\n"
-		"and per GPU architecture, and the most expensive TU x arch compiles.\n"
-		"\n"
-		"Options:\n"
-		"  -B, --build-dir=BUILDDIR  the build directory (default: build)\n"
-		"  -o, --output=DIR          where to write the report (default: BUILDDIR/report)\n"
-		"  -h, --help                show this help and exit\n"
-		"\n"
-		"It writes DIR/trace.json (Chrome trace format: open it in ui.perfetto.dev or\n"
-		"chrome://tracing) and DIR/report.html (self-contained: no scripts, no\n"
-		"network), and prints a summary. The latest build is the last run ninja\n"
-		"appended to the log that built something: a no-op build appends nothing,\n"
-		"and a run that only regenerated the build files is passed over, so the\n"
-		"report then shows the build before it. A log that records no finished edge yet (empty,\n"
-		"or just its header) is not an error: the summary says so and the files are\n"
-		"written without edges.\n"
-		"\n"
-		"Exit status: 0 on success, also when there is nothing to report; 1 when\n"
-		"BUILDDIR, its .ninja_log or its build.ninja is missing or unreadable, or the\n"
-		"log is not a ninja log of version 5, 6 or 7; 2 for bad usage.\n");
-}
-
 /* The latest run made only the build files (ninja re-ran cugen setup and
  * found nothing else to do). */
 static gboolean regen_only(const NinjaLog *log, const Manifest *m)
@@ -475,15 +447,35 @@ int cmd_report(int argc, char **argv)
 	g_autofree char *builddir = NULL, *outdir = NULL;
 	g_auto(GStrv) rest = NULL;
 	GOptionEntry entries[] = {
-		{ "build-dir", 'B', 0, G_OPTION_ARG_FILENAME, &builddir, NULL, NULL },
-		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir, NULL, NULL },
-		{ "help", 'h', 0, G_OPTION_ARG_NONE, &help, NULL, NULL },
+		{ "build-dir", 'B', 0, G_OPTION_ARG_FILENAME, &builddir, "The build directory (default: build)", "BUILDDIR" },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir, "Where to write the report (default: BUILDDIR/report)",
+		  "DIR" },
+		{ "help", 'h', 0, G_OPTION_ARG_NONE, &help, "Show this help and exit", NULL },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
 	g_option_context_set_help_enabled(ctx, FALSE);
 	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_summary(ctx,
+		"Show where the time of the latest build in BUILDDIR went, from ninja's log\n"
+		"(BUILDDIR/.ninja_log) and the graph (BUILDDIR/build.ninja): a timeline of\n"
+		"the edges on ninja's job slots, the critical path, the time per edge kind\n"
+		"and per GPU architecture, and the most expensive TU x arch compiles.");
+	g_option_context_set_description(ctx,
+		"It writes DIR/trace.json (Chrome trace format: open it in ui.perfetto.dev or\n"
+		"chrome://tracing) and DIR/report.html (self-contained: no scripts, no\n"
+		"network), and prints a summary. The latest build is the last run ninja\n"
+		"appended to the log that built something: a no-op build appends nothing, and\n"
+		"a run that only regenerated the build files is passed over, so the report\n"
+		"then shows the build before it. A log that records no finished edge yet\n"
+		"(empty, or just its header) is not an error: the summary says so and the\n"
+		"files are written without edges.\n"
+		"\n"
+		"Exit status: 0 on success, also when there is nothing to report; 1 when\n"
+		"BUILDDIR, its .ninja_log or its build.ninja is missing or unreadable, or the\n"
+		"log is not a ninja log of version 5, 6 or 7; 2 for bad usage.");
+	g_set_prgname("cugen report");
 	char **args = g_new0(char *, argc + 1);
 	for (int i = 0; i < argc; i++)
 		args[i] = g_strdup(argv[i]);
@@ -500,7 +492,9 @@ int cmd_report(int argc, char **argv)
 		return fail(e);
 	}
 	if (help) {
-		usage(stdout);
+		char *h = g_option_context_get_help(ctx, TRUE, NULL);
+		fputs(h, stdout);
+		g_free(h);
 		return 0;
 	}
 	if (rest && rest[0]) {

@@ -47,7 +47,7 @@ grep -q 'build.ninja: no such file' "$WORK/err" || die "no-build.ninja message: 
 expect 2 "$CUGEN" report -B "$WORK/e" extra
 expect 2 "$CUGEN" report --bogus
 expect 0 "$CUGEN" report --help
-grep -q '^Usage: cugen report' "$WORK/out" || die "report --help"
+grep -q '^  cugen report \[OPTION' "$WORK/out" && grep -q -- '-B, --build-dir=BUILDDIR' "$WORK/out" || die "report --help"
 
 note "an empty log is not an error"
 : >"$WORK/e/build.ninja"

@@ -741,7 +741,7 @@ static void test_command(void)
 	expect("inspect\n--frobnicate\nk.o", 2, "",
 	       "cugen: error: inspect: unknown option --frobnicate*\n");
 	expect("inspect\n--help", 0,
-	       "Usage: cugen inspect [OPTION]... FILE...\n*", "");
+	       "Usage:\n  cugen inspect [OPTION*] FILE...\n*", "");
 	/* errors are reported after the files that can be read */
 	expect("inspect\nmissing.o\nk.cu\nk_lto.o", 1,
 	       "k_lto.o: __nv_relfatbin #1 nvvm lto_80 *\n"
