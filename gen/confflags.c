@@ -34,7 +34,8 @@ static gboolean build_type(GPtrArray *secs, int *out, GError **err)
 	*out = 0;
 	if (!e)
 		return TRUE;
-	char *v = g_ascii_strdown(g_strstrip(g_strdup(e->value)), -1);
+	char *v = g_ascii_strdown(e->value, -1);
+	g_strstrip(v);
 	for (gsize i = 0; i < G_N_ELEMENTS(types); i++)
 		if (strcmp(v, types[i].name) == 0) {
 			*out = (int)i;
