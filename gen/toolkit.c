@@ -171,42 +171,6 @@ static char *beside(const char *ccbin, const char *name)
 	return g_strdup(name);
 }
 
-/* A native build: the C and C++ compilers make code for this machine (a
- * CC=aarch64-linux-gnu-gcc without [toolchain] target would fail at the
- * link, "file in wrong format"). One that does not run is left to the
- * tool checks (resolve.c). */
-static gboolean host_tools_match(const Config *c, Toolkit *tk, GError **err)
-{
-	const struct { const char *key, *env, *cmd; Loc loc; } tools[] = {
-		{ "cc", "CC", tk->cc, c->cc_loc }, { "cxx", "CXX", tk->cxx, c->cxx_loc },
-	};
-	for (gsize i = 0; i < G_N_ELEMENTS(tools); i++) {
-		GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
-		cg_split_words(tools[i].cmd, w, NULL);
-		/* (a launcher in front: ccache gcc) */
-		const char *prog = w->len ? g_ptr_array_index(w, w->len - 1) : NULL;
-		char *out = NULL, *se = NULL;
-		const char *argv[] = { prog, "-dumpmachine", NULL };
-		gboolean ran = prog && run(argv, NULL, &out, &se, NULL, NULL);
-		char *m = first_line(ran && out ? out : "");
-		g_strstrip(m);
-		gboolean bad = ran && *m && !g_str_has_prefix(m, machine_of(tk->target));
-		if (bad)
-			cg_error_loc(err, tools[i].loc.file, tools[i].loc.line,
-				     "%s '%s'%s%s%s compiles for %s, not for this build's %s: give [toolchain] target to "
-				     "cross-compile, or a compiler for %s", tools[i].key, tools[i].cmd,
-				     tools[i].loc.file ? "" : " ($", tools[i].loc.file ? "" : tools[i].env,
-				     tools[i].loc.file ? "" : ")", m, tk->target, machine_of(tk->target));
-		g_free(m);
-		g_free(out);
-		g_free(se);
-		g_ptr_array_free(w, TRUE);
-		if (bad)
-			return FALSE;
-	}
-	return TRUE;
-}
-
 /* Cross builds: the toolkit must have the target's directory, and ccbin
  * must be a compiler for it (asked with -dumpmachine: nothing is built or
  * run for the target). Unset cc, cxx, ar, objcopy come from ccbin's
@@ -233,10 +197,8 @@ static gboolean probe_target(const Config *c, Toolkit *tk, GError **err)
 	g_free(dir);
 	g_free(inc);
 	g_free(lib);
-	if (!ok)
-		return FALSE;
-	if (!tk->cross)
-		return host_tools_match(c, tk, err);
+	if (!ok || !tk->cross)
+		return ok;
 	if (!*c->ccbin) {
 		target_error(err, c, "cross-compiling for %s needs a host compiler for it: set [toolchain] ccbin "
 			     "(for example aarch64-linux-gnu-g++)", tk->target);
@@ -278,6 +240,60 @@ static gboolean probe_target(const Config *c, Toolkit *tk, GError **err)
 		tk->objcopy = beside(c->ccbin, "objcopy");
 	}
 	return TRUE;
+}
+
+/* A native build: the C and C++ compilers make code for this machine (a
+ * CC=aarch64-linux-gnu-gcc without [toolchain] target would fail at the
+ * link, "file in wrong format"). What each reports for -dumpmachine is
+ * kept in the probe's file ([host tools]: the command, its program's
+ * stat, the answer), so a setup asks again only when the compiler
+ * changed. One that does not run is left to the tool checks (resolve.c). */
+static gboolean host_tools_match(const Config *c, Toolkit *tk, GKeyFile *cache, GError **err)
+{
+	const struct { const char *key, *env, *cmd; Loc loc; } tools[] = {
+		{ "cc", "CC", tk->cc, c->cc_loc }, { "cxx", "CXX", tk->cxx, c->cxx_loc },
+	};
+	gboolean ok = TRUE;
+	for (gsize i = 0; ok && i < G_N_ELEMENTS(tools); i++) {
+		GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+		cg_split_words(tools[i].cmd, w, NULL);
+		/* (a launcher in front: ccache gcc) */
+		const char *prog = w->len ? g_ptr_array_index(w, w->len - 1) : NULL;
+		char *path = prog ? g_find_program_in_path(prog) : NULL;
+		GString *sig = g_string_new(NULL);
+		stat_into(sig, path ? path : prog);
+		gsize n = 0;
+		char **kept = g_key_file_get_string_list(cache, "host tools", tools[i].key, &n, NULL);
+		char *m = NULL;
+		if (n == 3 && strcmp(kept[0], tools[i].cmd) == 0 && strcmp(kept[1], sig->str) == 0) {
+			m = g_strdup(kept[2]);
+		} else if (path) {
+			char *out = NULL, *se = NULL;
+			const char *argv[] = { path, "-dumpmachine", NULL };
+			m = first_line(run(argv, NULL, &out, &se, NULL, NULL) && out ? out : "");
+			g_strstrip(m);
+			g_free(out);
+			g_free(se);
+		}
+		g_strfreev(kept);
+		if (m) {
+			const char *const rec[] = { tools[i].cmd, sig->str, m };
+			g_key_file_set_string_list(tk->out, "host tools", tools[i].key, rec, G_N_ELEMENTS(rec));
+		}
+		if (m && *m && !g_str_has_prefix(m, machine_of(tk->target))) {
+			cg_error_loc(err, tools[i].loc.file, tools[i].loc.line,
+				     "%s '%s'%s%s%s compiles for %s, not for this build's %s: give [toolchain] target to "
+				     "cross-compile, or a compiler for %s", tools[i].key, tools[i].cmd,
+				     tools[i].loc.file ? "" : " ($", tools[i].loc.file ? "" : tools[i].env,
+				     tools[i].loc.file ? "" : ")", m, tk->target, machine_of(tk->target));
+			ok = FALSE;
+		}
+		g_free(m);
+		g_string_free(sig, TRUE);
+		g_free(path);
+		g_ptr_array_free(w, TRUE);
+	}
+	return ok;
 }
 
 Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err)
@@ -337,6 +353,8 @@ Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err)
 		g_free(f);
 	}
 	g_free(cpath);
+	if (!tk->cross && !host_tools_match(c, tk, tk->cache, err))
+		goto fail;
 	if (fresh) {
 		tk->version = g_key_file_get_string(tk->cache, "toolkit", "version", NULL);
 		tk->host_version = g_key_file_get_string(tk->cache, "toolkit", "host_version", NULL);
