@@ -56,6 +56,8 @@ gboolean cf_get_choice(Section *s, const char *key, const char *const *choices,
 gboolean cf_get_bool(Section *s, const char *key, gboolean def, gboolean *out, GError **err);
 char *cf_get_str(Section *s, const char *key, const char *def);
 gboolean cf_get_list(Section *s, const char *key, GPtrArray *out, GError **err);
+/* The same, its error after "KEY: " (data, headers). */
+gboolean cf_get_named_list(Section *s, const char *key, GPtrArray *out, GError **err);
 gboolean cf_get_defines(Section *s, const char *key, GPtrArray *out, GError **err);
 gboolean cf_check_words(Section *s, const char *key, GError **err);
 gboolean cf_take_cuda_flags(Section *s, const char *key, const char *what, char **flags, char **std,

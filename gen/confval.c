@@ -165,6 +165,11 @@ gboolean cf_get_list(Section *s, const char *key, GPtrArray *out, GError **err)
 	return get_split(s, key, out, cg_split_list, FALSE, err);
 }
 
+gboolean cf_get_named_list(Section *s, const char *key, GPtrArray *out, GError **err)
+{
+	return get_split(s, key, out, cg_split_list, TRUE, err);
+}
+
 gboolean cf_get_defines(Section *s, const char *key, GPtrArray *out, GError **err)
 {
 	return get_split(s, key, out, cg_split_defines, TRUE, err);

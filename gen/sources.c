@@ -345,12 +345,7 @@ gboolean cf_read_data(Config *c, Target *t, Section *s, GError **err)
 	if (!e)
 		return TRUE;
 	GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
-	GError *le = NULL;
-	gboolean ok = cg_split_list(e->value, words, &le);
-	if (!ok) {
-		cf_entry_error(err, e, "data: %s", le->message + strlen("error: "));
-		g_error_free(le);
-	}
+	gboolean ok = cf_get_named_list(s, "data", words, err);
 	for (guint i = 0; ok && i < words->len; i++) {
 		const char *w = g_ptr_array_index(words, i);
 		char *abs = cg_path_join(c->srcdir, w);
@@ -444,12 +439,7 @@ gboolean cf_read_headers(Config *c, Target *t, Section *s, GError **err)
 	if (!e)
 		return TRUE;
 	GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
-	GError *le = NULL;
-	gboolean ok = cg_split_list(e->value, words, &le);
-	if (!ok) {
-		cf_entry_error(err, e, "headers: %s", le->message + strlen("error: "));
-		g_error_free(le);
-	}
+	gboolean ok = cf_get_named_list(s, "headers", words, err);
 	GHashTable *dests = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	for (guint i = 0; ok && i < words->len; i++) {
 		const char *w = g_ptr_array_index(words, i);
