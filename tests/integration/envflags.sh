@@ -42,9 +42,6 @@ extern "C" int c_part(void);
 int main() { return cu_part() + c_part() == 3 ? 0 : 1; }
 EOF
 B=$WORK/b
-rule_of() { # rule name: its command line
-	awk -v r="rule $1" '$0 == r { getline; print; exit }' "$B/build.ninja"
-}
 
 # a host compiler of another name than nvcc's default
 mkdir -p "$WORK/host"
@@ -57,16 +54,16 @@ CPPFLAGS=-DFROM_CPPFLAGS CFLAGS=-DFROM_CFLAGS CXXFLAGS=-DFROM_CXXFLAGS LDFLAGS=-
 	"$CUGEN" setup -S "$P" -B "$B" >"$WORK/setup.log" 2>&1 || { cat "$WORK/setup.log"; die "setup failed"; }
 grep -q 'archs sm_80 sm_90, flags from the environment (CPPFLAGS CFLAGS CXXFLAGS LDFLAGS CUDAFLAGS CUDAARCHS CUDAHOSTCXX)' \
 	"$WORK/setup.log" || { cat "$WORK/setup.log"; die "the summary does not name the archs and the variables"; }
-rule_of cc | grep -q -- '-DFROM_CPPFLAGS -DFROM_CFLAGS' || die "cc: $(rule_of cc)"
-rule_of cc | grep -q -- 'FROM_CXXFLAGS' && die "CXXFLAGS reached the C compiler"
-rule_of cxx | grep -q -- '-DFROM_CPPFLAGS -DFROM_CXXFLAGS' || die "cxx: $(rule_of cxx)"
-rule_of link | grep -q -- '-Wl,-z,now' || die "link: $(rule_of link)"
-rule_of cuda_fe | grep -q -- 'FROM_CUDAFLAGS' || die "cuda_fe: $(rule_of cuda_fe)"
-rule_of cuda_fe | grep -q -- 'FROM_CFLAGS\|FROM_CXXFLAGS' && die "host flags reached nvcc"
-rule_of cuda_fe | grep -q -- "-- $H " || die "CUDAHOSTCXX is not the host compiler: $(rule_of cuda_fe)"
+rule_of "$B" cc | grep -q -- '-DFROM_CPPFLAGS -DFROM_CFLAGS' || die "cc: $(rule_of "$B" cc)"
+rule_of "$B" cc | grep -q -- 'FROM_CXXFLAGS' && die "CXXFLAGS reached the C compiler"
+rule_of "$B" cxx | grep -q -- '-DFROM_CPPFLAGS -DFROM_CXXFLAGS' || die "cxx: $(rule_of "$B" cxx)"
+rule_of "$B" link | grep -q -- '-Wl,-z,now' || die "link: $(rule_of "$B" link)"
+rule_of "$B" cuda_fe | grep -q -- 'FROM_CUDAFLAGS' || die "cuda_fe: $(rule_of "$B" cuda_fe)"
+rule_of "$B" cuda_fe | grep -q -- 'FROM_CFLAGS\|FROM_CXXFLAGS' && die "host flags reached nvcc"
+rule_of "$B" cuda_fe | grep -q -- "-- $H " || die "CUDAHOSTCXX is not the host compiler: $(rule_of "$B" cuda_fe)"
 # 80-real: sm_80 only; 90: sm_90 and its PTX
-rule_of cuda_fatbin | grep -q 'kind=elf,sm=80,.*kind=elf,sm=90,.*kind=ptx,sm=90,' || die "fatbin: $(rule_of cuda_fatbin)"
-rule_of cuda_fatbin | grep -q 'kind=ptx,sm=80' && die "PTX embedded for 80-real"
+rule_of "$B" cuda_fatbin | grep -q 'kind=elf,sm=80,.*kind=elf,sm=90,.*kind=ptx,sm=90,' || die "fatbin: $(rule_of "$B" cuda_fatbin)"
+rule_of "$B" cuda_fatbin | grep -q 'kind=ptx,sm=80' && die "PTX embedded for 80-real"
 
 note "kept: a setup without them writes the same graph, and it builds"
 cp "$B/build.ninja" "$WORK/first.ninja"
@@ -79,8 +76,8 @@ build "$B" >"$WORK/again"
 grep -q 'CC\|CXX\|CUDA' "$WORK/again" && { cat "$WORK/again"; die "a regeneration without the environment rebuilt"; }
 note "set but empty: dropped"
 CFLAGS= run "$CUGEN" setup -S "$P" -B "$B"
-rule_of cc | grep -q FROM_CFLAGS && die "CFLAGS= did not drop the flag"
-rule_of cc | grep -q FROM_CPPFLAGS || die "CFLAGS= dropped CPPFLAGS too"
+rule_of "$B" cc | grep -q FROM_CFLAGS && die "CFLAGS= did not drop the flag"
+rule_of "$B" cc | grep -q FROM_CPPFLAGS || die "CFLAGS= dropped CPPFLAGS too"
 
 note "the INI's archs win; a bad CUDAARCHS is an error"
 printf '\n[cuda]\narchs = 75\n' >>"$P/cugen.ini"

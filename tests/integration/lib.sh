@@ -77,6 +77,11 @@ same_images() { # a b what
 	fi
 }
 
+# the command line of a rule of BUILDDIR/build.ninja
+rule_of() { # builddir rule
+	awk -v r="rule $2" '$0 == r { getline; print; exit }' "$1/build.ninja"
+}
+
 # build, and print the descriptions of the edges that ran, sorted
 # ("CUDA sm_80 obj/t/k.cu.p/sm_80.cubin", "LINK app", ...)
 build() { # builddir [targets...]

@@ -19,9 +19,6 @@ INI
 printf '__global__ void k(int *p) { *p = 1; }\nint cu(void) { return 0; }\n' >"$P/k.cu"
 printf 'int cu(void);\nint main() { return cu(); }\n' >"$P/x.cpp"
 cd "$WORK" || exit 1
-rule_of() { # builddir rule: its command line
-	awk -v r="rule $2" '$0 == r { getline; print; exit }' "$1/build.ninja"
-}
 
 note "attached forms"
 run "$CUGEN" setup -S "$P" -B "$WORK/sep" -D cuda.archs=80 -D project.name=opts
