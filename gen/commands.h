@@ -20,5 +20,6 @@ int cmd_slot(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
 int cmd_install(int argc, char **argv);
+int cmd_uninstall(int argc, char **argv);
 
 #endif

@@ -214,6 +214,7 @@ char *install_targets(const Config *c, const char *cugen, const char *archs, gbo
 		g_ptr_array_add(lines, g_strdup("shard: this build's images and manifest, for cugen combine"));
 	char *where = g_strdup_printf("install: install under %s (DESTDIR=DIR: under DIR instead)", c->prefix);
 	g_ptr_array_add(lines, where);
+	g_ptr_array_add(lines, g_strdup("uninstall: remove what install installed"));
 	g_ptr_array_add(lines, g_strdup("clean: remove what the build made"));
 	g_ptr_array_add(lines, g_strdup("help: this list"));
 	g_string_append(help, "printf '%s\\n' 'Targets:'");

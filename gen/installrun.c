@@ -8,6 +8,8 @@
  * binary's RUNPATH rewritten or removed (rpath.c), symbolic links made
  * the same way; then BUILDDIR/install_manifest.txt lists what was
  * installed, as CMake's does. ninja install and make install run it.
+ * `cugen uninstall` (ninja uninstall, make uninstall, as Meson's) removes
+ * the same destinations: files and links only, never a directory.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -140,24 +142,53 @@ static gboolean install_one(GKeyFile *k, const char *g, const char *builddir, co
 	return ok;
 }
 
-int cmd_install(int argc, char **argv)
+/* Remove group g's destination under destdir, where it is a file or a
+ * link (a directory or anything else stays, and is an error). */
+static gboolean uninstall_one(GKeyFile *k, const char *g, const char *destdir, GError **err)
+{
+	char *dest = g_key_file_get_string(k, g, "dest", NULL);
+	char *path = destdir && *destdir ? g_strconcat(destdir, dest, NULL) : g_strdup(dest);
+	GStatBuf st;
+	gboolean ok = TRUE;
+	if (g_lstat(path, &st) != 0) {
+		printf("-- Not installed: %s\n", path);
+	} else if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+		cg_error(err, "cannot uninstall '%s': not a file or a link", path);
+		ok = FALSE;
+	} else if (g_unlink(path) != 0) {
+		cg_error(err, "cannot uninstall '%s': %s", path, g_strerror(errno));
+		ok = FALSE;
+	} else {
+		printf("-- Removing: %s\n", path);
+	}
+	g_free(path);
+	g_free(dest);
+	return ok;
+}
+
+static int run(int argc, char **argv, gboolean uninstall)
 {
 	char *builddir = NULL, *destdir = NULL;
 	GOptionEntry entries[] = {
 		{ "build-dir", 'B', 0, G_OPTION_ARG_FILENAME, &builddir, "Build directory (default: .)", "BUILDDIR" },
-		{ "destdir", 0, 0, G_OPTION_ARG_FILENAME, &destdir, "Install under DIR (default: $DESTDIR)", "DIR" },
+		{ "destdir", 0, 0, G_OPTION_ARG_FILENAME, &destdir,
+		  uninstall ? "Uninstall from under DIR (default: $DESTDIR)" : "Install under DIR (default: $DESTDIR)", "DIR" },
 		{ NULL }
 	};
+	const char *cmd = uninstall ? "uninstall" : "install";
 	GOptionContext *ctx = g_option_context_new(NULL);
-	g_option_context_set_summary(ctx, "Install what BUILDDIR built, as its setup said (ninja install runs it).");
+	g_option_context_set_summary(ctx, uninstall ? "Remove what cugen install installed from BUILDDIR (ninja uninstall runs it)."
+						    : "Install what BUILDDIR built, as its setup said (ninja install runs it).");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	g_set_prgname("cugen install");
+	char *prg = g_strconcat("cugen ", cmd, NULL);
+	g_set_prgname(prg);
+	g_free(prg);
 	GError *err = NULL;
 	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
 	g_option_context_free(ctx);
 	if (!ok) {
 		GError *u = NULL;
-		cg_usage_error(&u, "%s (see 'cugen install --help')", err->message);
+		cg_usage_error(&u, "%s (see 'cugen %s --help')", err->message, cmd);
 		g_error_free(err);
 		int r = cg_report(u);
 		g_error_free(u);
@@ -165,7 +196,7 @@ int cmd_install(int argc, char **argv)
 	}
 	if (argc > 1) {
 		GError *e = NULL;
-		cg_usage_error(&e, "unexpected argument '%s' (see 'cugen install --help')", argv[1]);
+		cg_usage_error(&e, "unexpected argument '%s' (see 'cugen %s --help')", argv[1], cmd);
 		int r = cg_report(e);
 		g_error_free(e);
 		return r;
@@ -194,13 +225,22 @@ int cmd_install(int argc, char **argv)
 		for (gsize i = 0; !rc && i < n; i++)
 			if (g_str_has_prefix(groups[i], "file ") && !entry_ok(k, groups[i], builddir, &err))
 				rc = cg_report(err);
-		for (gsize i = 0; !rc && i < n; i++)
+		for (gsize i = 0; !rc && !uninstall && i < n; i++)
 			if (g_str_has_prefix(groups[i], "file ") && !install_one(k, groups[i], builddir, destdir, done, &err))
+				rc = cg_report(err);
+		/* links before what they point at: the reverse of install order */
+		for (gsize i = n; !rc && uninstall && i-- > 0;)
+			if (g_str_has_prefix(groups[i], "file ") && !uninstall_one(k, groups[i], destdir, &err))
 				rc = cg_report(err);
 		g_clear_error(&err);
 		g_strfreev(groups);
 		char *list = g_build_filename(builddir, "install_manifest.txt", NULL);
-		if (!rc && !g_file_set_contents(list, done->str, (gssize)done->len, &err))
+		if (uninstall) {
+			if (!rc && g_unlink(list) != 0 && errno != ENOENT) {
+				cg_error(&err, "cannot remove '%s': %s", list, g_strerror(errno));
+				rc = cg_report(err);
+			}
+		} else if (!rc && !g_file_set_contents(list, done->str, (gssize)done->len, &err))
 			rc = cg_report(err);
 		g_clear_error(&err);
 		g_free(list);
@@ -211,4 +251,14 @@ int cmd_install(int argc, char **argv)
 	g_free(destdir);
 	g_free(builddir);
 	return rc;
+}
+
+int cmd_install(int argc, char **argv)
+{
+	return run(argc, argv, FALSE);
+}
+
+int cmd_uninstall(int argc, char **argv)
+{
+	return run(argc, argv, TRUE);
 }

@@ -23,6 +23,7 @@ static const struct {
 	{ "inspect", cmd_inspect, "list the GPU images in objects, libraries, executables" },
 	{ "report", cmd_report, "timeline and per-arch costs from .ninja_log" },
 	{ "install", cmd_install, "install what a build directory built (ninja install runs it)" },
+	{ "uninstall", cmd_uninstall, "remove what cugen install installed (ninja uninstall runs it)" },
 	{ "depdiff", cmd_depdiff, NULL },
 	{ "stub", cmd_stub, NULL },
 	{ "devrt-hint", cmd_devrt_hint, NULL },

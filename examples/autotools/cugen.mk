@@ -8,15 +8,21 @@
 #     prog_LDADD = $(CUGEN_LTLIB_<target>)        (or libfoo_la_LIBADD)
 # which carries $(CUGEN_LIBS) itself (a shared library needs pic = yes).
 # The CUDA code builds with cugen's per-arch graph (its GNU make backend)
-# in $(CUGEN_BUILDDIR); make -jN runs it in parallel.
+# in $(CUGEN_BUILDDIR); make -jN runs it in parallel. make install and
+# make uninstall (DESTDIR too) install what cugen.ini says is installed,
+# under configure's prefix, bindir, libdir, includedir and datadir.
 
 CUGEN_BUILDDIR = cugen-build
 CUGEN_LIB_kernels = $(CUGEN_BUILDDIR)/libkernels.a
 CUGEN_LTLIB_kernels = $(CUGEN_BUILDDIR)/libkernels.la
 EXTRA_DIST += cugen.ini cugen.mk kernels/increment.cu kernels/kernels.h
 
+CUGEN_INSTALL_DIRS = -D 'project.prefix=$(prefix)' -D 'project.bindir=$(bindir)' \
+	-D 'project.libdir=$(libdir)' -D 'project.includedir=$(includedir)' -D 'project.datadir=$(datadir)'
+CUGEN_SETUP = $(CUGEN) setup -S $(srcdir) -B $(CUGEN_BUILDDIR) --backend make $(CUGEN_SETUP_FLAGS) $(CUGEN_INSTALL_DIRS)
+
 $(CUGEN_BUILDDIR)/Makefile: $(srcdir)/cugen.ini
-	$(AM_V_GEN)$(CUGEN) setup -S $(srcdir) -B $(CUGEN_BUILDDIR) --backend make $(CUGEN_SETUP_FLAGS)
+	$(AM_V_GEN)$(CUGEN_SETUP)
 
 cugen-all: $(CUGEN_BUILDDIR)/Makefile
 	$(AM_V_at)$(MAKE) -C $(CUGEN_BUILDDIR) kernels
@@ -34,8 +40,20 @@ $(CUGEN_LTLIB_kernels): $(CUGEN_LIB_kernels)
 
 all-local: cugen-all
 
+# setup again first (it changes nothing when the directories are the
+# same), so that make install prefix=DIR installs under DIR
+install-exec-local: cugen-install
+cugen-install: cugen-all
+	$(AM_V_at)$(CUGEN_SETUP) >/dev/null
+	$(CUGEN) install -B $(CUGEN_BUILDDIR) --destdir '$(DESTDIR)'
+
+uninstall-local: cugen-uninstall
+cugen-uninstall: $(CUGEN_BUILDDIR)/Makefile
+	$(AM_V_at)$(CUGEN_SETUP) >/dev/null
+	$(CUGEN) uninstall -B $(CUGEN_BUILDDIR) --destdir '$(DESTDIR)'
+
 clean-local: cugen-clean
 cugen-clean:
 	-rm -rf $(CUGEN_BUILDDIR)
 
-.PHONY: cugen-all cugen-clean
+.PHONY: cugen-all cugen-clean cugen-install cugen-uninstall

@@ -36,6 +36,37 @@ run ./configure CUGEN="$CUGEN" --with-cuda="$CUDA_PATH"
 note "make distcheck"
 make distcheck DISTCHECK_CONFIGURE_FLAGS="CUGEN=$CUGEN --with-cuda=$CUDA_PATH" >dc.log 2>&1 || { tail -40 dc.log; die "make distcheck failed"; }
 grep -q 'archives ready for distribution' dc.log || die "distcheck did not finish"
+note "make install and make uninstall: what cugen.ini installs, under configure's directories"
+copy_example autotools "$WORK/inst"
+cd "$WORK/inst" || exit 1
+mkdir shared
+printf '#include "kshared.h"\n__global__ void k(int *p) { *p = 1; }\nint kshared_version(void) { return 1; }\n' >shared/kshared.cu
+printf 'int kshared_version(void);\n' >shared/kshared.h
+printf '[target kshared]\ntype = shared\nsources = shared/kshared.cu\ninclude = shared\nheaders = shared/kshared.h\n' >>cugen.ini
+run "$CUGEN" setup --backend automake
+run autoreconf -fi
+run ./configure CUGEN="$CUGEN" --with-cuda="$CUDA_PATH" --prefix="$WORK/pfx" --libdir="$WORK/pfx/lib64"
+make -j2 >make.log 2>&1 || { tail -30 make.log; die "make (kshared) failed"; }
+make install DESTDIR="$WORK/dd" >inst.log 2>&1 || { tail -30 inst.log; die "make install failed"; }
+D=$WORK/dd$WORK/pfx
+for f in bin/demo lib64/libkshared.so.1.0 lib64/libkshared.so.1 lib64/libkshared.so include/kshared.h \
+	lib64/pkgconfig/kshared.pc lib64/pkgconfig/kernels.pc; do
+	case $f in lib64/pkgconfig/kernels.pc) [ ! -e "$D/$f" ] || die "make install installed $f (install = no)" ;;
+	*) [ -e "$D/$f" ] || { find "$WORK/dd"; die "make install did not install $f"; } ;; esac
+done
+[ "$(readlink "$D/lib64/libkshared.so")" = libkshared.so.1 ] || die "libkshared.so is not a link to its SONAME"
+grep -qx "prefix=$WORK/pfx" "$D/lib64/pkgconfig/kshared.pc" && grep -qx 'libdir=${prefix}/lib64' "$D/lib64/pkgconfig/kshared.pc" || { cat "$D/lib64/pkgconfig/kshared.pc"; die "kshared.pc has not configure's libdir"; }
+make uninstall DESTDIR="$WORK/dd" >un.log 2>&1 || { tail -30 un.log; die "make uninstall failed"; }
+left=$(find "$WORK/dd" ! -type d)
+[ -z "$left" ] || die "make uninstall left: $left"
+note "make install prefix=DIR installs under DIR"
+make install prefix="$WORK/pfx2" libdir="$WORK/pfx2/lib" >inst2.log 2>&1 || { tail -30 inst2.log; die "make install prefix= failed"; }
+grep -qx "prefix=$WORK/pfx2" "$WORK/pfx2/lib/pkgconfig/kshared.pc" || die "make install prefix= did not move the .pc's prefix"
+make uninstall prefix="$WORK/pfx2" libdir="$WORK/pfx2/lib" >un2.log 2>&1 || { tail -30 un2.log; die "make uninstall prefix= failed"; }
+left=$(find "$WORK/pfx2" ! -type d)
+[ -z "$left" ] || die "make uninstall prefix= left: $left"
+[ ! -e "$WORK/pfx" ] || die "something was installed under the configured prefix without DESTDIR"
+
 note "libtool: CUGEN_LTLIB_kernels in a program's LDADD and a shared library's LIBADD"
 if command -v libtoolize >/dev/null 2>&1; then
 	copy_example autotools "$WORK/lt"

@@ -89,6 +89,25 @@ cmp -s "$WORK/ninja.files" "$WORK/make.files" || { diff "$WORK/ninja.files" "$WO
 grep -qx './usr/local/include/multi/multi.h' "$WORK/make.files" || die "multi.h not installed"
 make -C "$WORK/m-multi" help 2>&1 | grep -q 'multi_app: executable' || die "make help does not list multi_app"
 
+note "ninja uninstall and make uninstall remove every file and link installed, no directory"
+DESTDIR=$WORK/st-ninja "$NINJA" -C "$WORK/b-multi" uninstall >"$WORK/un.log" 2>&1 || { cat "$WORK/un.log"; die "ninja uninstall failed"; }
+grep -q "^-- Removing: $WORK/st-ninja/usr/local/include/multi/multi.h\$" "$WORK/un.log" || { cat "$WORK/un.log"; die "ninja uninstall did not say what it removed"; }
+left=$(find "$WORK/st-ninja" ! -type d)
+[ -z "$left" ] || die "ninja uninstall left: $left"
+[ -d "$WORK/st-ninja/usr/local/include/multi" ] || die "ninja uninstall removed a directory"
+[ ! -e "$WORK/b-multi/install_manifest.txt" ] || die "install_manifest.txt still lists what was removed"
+make -C "$WORK/m-multi" uninstall DESTDIR="$WORK/st-make" >"$WORK/un.log" 2>&1 || { cat "$WORK/un.log"; die "make uninstall failed"; }
+left=$(find "$WORK/st-make" ! -type d)
+[ -z "$left" ] || die "make uninstall left: $left"
+"$CUGEN" uninstall -B "$WORK/m-multi" --destdir "$WORK/st-make" >"$WORK/un.log" 2>&1 || die "a second uninstall failed"
+grep -q '^-- Not installed: ' "$WORK/un.log" || die "a second uninstall did not say what was not installed"
+# a directory where a file was installed stays, and is an error
+mkdir -p "$WORK/st-dir/usr/local/include/multi/multi.h"
+"$CUGEN" uninstall -B "$WORK/m-multi" --destdir "$WORK/st-dir" >"$WORK/un.log" 2>&1 && die "uninstall took a directory for a file"
+grep -q "multi.h': not a file or a link" "$WORK/un.log" || { cat "$WORK/un.log"; die "no error for a directory"; }
+[ -d "$WORK/st-dir/usr/local/include/multi/multi.h" ] || die "uninstall removed a directory"
+"$NINJA" -C "$WORK/b-multi" help | grep -q 'uninstall: remove what install installed' || die "ninja help does not list uninstall"
+
 note "a downstream program: pkg-config and CMake against the installed prefix"
 P=$WORK/prefix
 for p in multi rdc; do
