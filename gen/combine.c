@@ -1,12 +1,14 @@
 /* combine.c -- `cugen combine -B BUILDDIR SHARD_DIR...`.
  *
- * Owns: checking shards against this build (toolkit and host compiler,
- * every image's rule and input files, every image present exactly once
- * and intact), turning each device edge of BUILDDIR's graph into an import
+ * Owns: checking shards against this build (toolkit, host compiler and
+ * arch set, every image's rule and input files by layout-free names
+ * (relocate.h), every image of this build present exactly once and
+ * intact, no image it does not make), turning each device edge of BUILDDIR's graph into an import
  * of the shard's image, writing that graph, and running ninja for the
  * edges that remain (front ends, host compiles, fatbins, device links,
  * links). Running it twice is safe: the second run imports nothing new. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -87,7 +89,8 @@ static Shard *find_image(GPtrArray *shards, const char *image, const char *arch,
 
 /* Inputs: the shard hashed the files its device preprocess read; this
  * checkout's files must be the same. */
-static gboolean check_inputs(Shard *s, const char *image, const Edge *e, GHashTable *cache, GError **err)
+static gboolean check_inputs(Shard *s, const char *image, const Edge *e, GHashTable *cache, const Places *here,
+			     GError **err)
 {
 	gsize n = 0, nh = 0;
 	char **inputs = g_key_file_get_string_list(s->m, image, "inputs", &n, NULL);
@@ -96,20 +99,79 @@ static gboolean check_inputs(Shard *s, const char *image, const Edge *e, GHashTa
 	if (!ok)
 		cg_error(err, "shard '%s': the manifest entry of '%s' is incomplete", s->dir, image);
 	for (gsize i = 0; ok && i < n; i++) {
-		const char *h = shard_file_hash(cache, inputs[i]);
-		if (!h) {
-			cg_error(err, "shard '%s': %s (%s) read '%s', which this checkout lacks",
-				 s->dir, e->source, e->arch, inputs[i]);
-			ok = FALSE;
-		} else if (strcmp(h, hashes[i]) != 0) {
-			cg_error(err, "shard '%s': %s (%s) was built from another '%s' than this checkout's",
-				 s->dir, e->source, e->arch, inputs[i]);
-			ok = FALSE;
-		}
+		/* (named without the shard's layout: reloc_path) */
+		char *path = reloc_local(inputs[i], here);
+		const char *h = shard_file_hash(cache, path);
+		g_free(path);
+		char *name = h && strcmp(h, hashes[i]) == 0 ? NULL : reloc_shown(inputs[i]);
+		if (!h)
+			cg_error(err, "shard '%s': %s (%s) read '%s', which this checkout lacks", s->dir, e->source,
+				 e->arch, name);
+		else if (name)
+			cg_error(err, "shard '%s': %s (%s) was built from another '%s' than this checkout's", s->dir,
+				 e->source, e->arch, name);
+		ok = !name;
+		g_free(name);
 	}
 	g_strfreev(inputs);
 	g_strfreev(hashes);
 	return ok;
+}
+
+/* The rule: the image's in the shard's manifest must be this build's
+ * edge's, as shard_rule_text writes both; else the first difference. */
+static gboolean same_rule(Shard *s, const char *image, const Edge *e, const char *cugen, const Places *here,
+			  GError **err)
+{
+	char *rule = g_key_file_get_string(s->m, image, "rule", NULL);
+	char *text = shard_rule_text(e->rule, cugen, here);
+	char *mine = shard_rule_hash(text);
+	gboolean same = rule && strcmp(rule, mine) == 0;
+	if (!same) {
+		char *grp = g_strconcat(SHARD_RULE_GROUP, rule ? rule : "", NULL);
+		char *theirs = g_key_file_get_string(s->m, grp, "command", NULL);
+		char *diff = theirs ? reloc_first_difference(theirs, text) : NULL;
+		cg_error(err, "shard '%s': %s (%s) was built with %s", s->dir, e->source, e->arch,
+			 diff ? diff : "another command (the shard's manifest does not say which)");
+		g_free(diff);
+		g_free(theirs);
+		g_free(grp);
+	}
+	g_free(rule);
+	g_free(mine);
+	g_free(text);
+	return same;
+}
+
+/* A shard's image that no device edge of this build took: refused (an
+ * arch or a TU this build does not have). */
+static gboolean extra_image(Shard *s, GHashTable *taken, GError **err)
+{
+	gsize ng = 0;
+	char **groups = g_key_file_get_groups(s->m, &ng);
+	gboolean ok = TRUE;
+	for (gsize i = 0; ok && i < ng; i++) {
+		if (strcmp(groups[i], "shard") == 0 || g_str_has_prefix(groups[i], SHARD_RULE_GROUP) ||
+		    g_hash_table_contains(taken, groups[i]))
+			continue;
+		char *arch = g_key_file_get_string(s->m, groups[i], "arch", NULL);
+		cg_error(err, "shard '%s' holds image '%s' (%s), which this build does not make: combine the shards "
+			      "of this build's arch set and sources",
+			 s->dir, groups[i], arch && g_utf8_validate(arch, -1, NULL) ? arch : "?");
+		g_free(arch);
+		ok = FALSE;
+	}
+	g_strfreev(groups);
+	return ok;
+}
+
+/* "sm_75" before "sm_80" before "compute_80" before "sm_90a". */
+static gint by_arch(gconstpointer a, gconstpointer b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	const char *nx = strchr(x, '_'), *ny = strchr(y, '_');
+	long d = (nx ? strtol(nx + 1, NULL, 10) : 0) - (ny ? strtol(ny + 1, NULL, 10) : 0);
+	return d ? (d < 0 ? -1 : 1) : strcmp(y, x);
 }
 
 static gint by_image(gconstpointer a, gconstpointer b)
@@ -286,12 +348,26 @@ int cmd_combine(int argc, char **argv)
 		cg_error(&err, "cannot enter '%s'", builddir);
 		goto out;
 	}
-	for (guint i = 0; i < shards->len; i++) {
+	/* the arch set: the shards' and this build's, all of it built here */
+	if (a.archs) {
+		cg_error(&err, "'%s' was set up with --archs %s, a part of its arch set: a combining build needs "
+			       "all of it (set it up again without --archs)", builddir, a.archs);
+		goto out;
+	}
+	char *arch_set = setup_project_archs(&gen);
+	for (guint i = 0; i < shards->len && !err; i++) {
 		Shard *s = g_ptr_array_index(shards, i);
 		if (!same_key(s->m, "toolkit", gen.tk->version, s->dir, "CUDA", &err) ||
-		    !same_key(s->m, "host_version", gen.tk->host_version, s->dir, "host compiler version", &err))
-			goto out;
+		    !same_key(s->m, "host_version", gen.tk->host_version, s->dir, "host compiler version", &err) ||
+		    !same_key(s->m, "arch_set", arch_set, s->dir, "the arch set", &err))
+			break;
 	}
+	g_free(arch_set);
+	if (err)
+		goto out;
+	const Places here = { gen.c->srcdir, gen.builddir };
+	GHashTable *taken = g_hash_table_new(g_str_hash, g_str_equal);
+	GPtrArray *archs = g_ptr_array_new();
 	char *self = g_file_read_link("/proc/self/exe", NULL);
 	char *q = cg_sh_quote(self ? self : "cugen");
 	char *cmd = g_strdup_printf("%s import ${O}/id ${id} ${files}", q);
@@ -314,32 +390,40 @@ int cmd_combine(int argc, char **argv)
 		Shard *s = find_image(shards, image, e->arch, &err);
 		if (!s)
 			break;
-		char *rule = g_key_file_get_string(s->m, image, "rule", NULL);
-		char *mine = shard_rule_hash(e->rule, self ? self : "cugen");
-		gboolean same = rule && strcmp(rule, mine) == 0;
-		g_free(rule);
-		g_free(mine);
-		if (!same) {
-			cg_error(&err, "shard '%s': %s (%s) was built with other flags, another arch set or another toolkit path than this build",
-				 s->dir, e->source, e->arch);
+		if (!same_rule(s, image, e, self ? self : "cugen", &here, &err) ||
+		    !check_inputs(s, image, e, cache, &here, &err) || !to_import(gen.g, e, s, image, import, &err))
 			break;
-		}
-		if (!check_inputs(s, image, e, cache, &err) || !to_import(gen.g, e, s, image, import, &err))
-			break;
+		g_hash_table_add(taken, (gpointer)image);
+		if (!g_ptr_array_find_with_equal_func(archs, e->arch, g_str_equal, NULL))
+			g_ptr_array_add(archs, (gpointer)e->arch);
 		n++;
 	}
+	/* and nothing this build does not make */
+	for (guint i = 0; i < shards->len && !err; i++)
+		extra_image(g_ptr_array_index(shards, i), taken, &err);
+	g_hash_table_destroy(taken);
 	g_ptr_array_free(devs, TRUE);
 	g_free(self);
-	if (err)
-		goto out;
-	if (chdir(cwd) != 0) {
-		cg_error(&err, "cannot return to '%s'", cwd);
+	g_ptr_array_sort(archs, by_arch);
+	g_ptr_array_add(archs, NULL);
+	char *built = g_strjoinv(" ", (char **)archs->pdata);
+	g_ptr_array_free(archs, TRUE);
+	if (err) {
+		g_free(built);
 		goto out;
 	}
-	if (!setup_write(&a, &gen, &err))
+	if (chdir(cwd) != 0) {
+		cg_error(&err, "cannot return to '%s'", cwd);
+		g_free(built);
 		goto out;
-	printf("cugen: combine: %u images from %u shards checked; %s\n", n, shards->len,
+	}
+	if (!setup_write(&a, &gen, &err)) {
+		g_free(built);
+		goto out;
+	}
+	printf("cugen: combine: %u images (%s) from %u shards checked; %s\n", n, built, shards->len,
 	       no_build ? "graph written" : "building the rest");
+	g_free(built);
 	fflush(stdout);
 	if (!no_build) {
 		const char *ninja_argv[] = { "ninja", "-C", a.builddir, NULL };

@@ -19,6 +19,7 @@ int cmd_profile(int argc, char **argv);
 int cmd_slot(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
+int cmd_srcnames(int argc, char **argv);
 int cmd_install(int argc, char **argv);
 int cmd_uninstall(int argc, char **argv);
 

@@ -50,6 +50,9 @@ typedef struct {
 	/* targets that fell back to one nvcc per TU, in threes: the name,
 	 * the flag to blame (or ""), and why ("nvcc --dryrun: ...") */
 	GPtrArray *fallbacks;
+	/* device compiles whose line info (-lineinfo, -G) names files
+	 * project-relative, not as plain nvcc's would (recipe.c) */
+	gboolean relative_names;
 } GraphInfo;
 
 /* The graph for one set of the planner's choices, from what resolve.c

@@ -32,6 +32,7 @@ static const struct {
 	{ "import", cmd_import, NULL },
 	{ "slot", cmd_slot, NULL },
 	{ "gate", cmd_gate, NULL },
+	{ "srcnames", cmd_srcnames, NULL },
 };
 
 static void usage(FILE *f)

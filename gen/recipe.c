@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "relocate.h"
 #include "util.h"
 /* ---- CUDA TUs, split = arch ---- */
 
@@ -39,8 +40,47 @@ static char *direct_wrap(Ctx *x, const char *kind, const char *command, const ch
 	return w;
 }
 
+/* Whether arch pa's device code records source names that cugen makes
+ * project-relative (relocate.h): with -lineinfo or -G and relative module
+ * ids, the device preprocess's line markers and cicc's PTX names, so that
+ * the images do not depend on where the checkout and the build are. */
+static gboolean renames_sources(Ctx *x, PipeArch *pa)
+{
+	gboolean r = !x->c->module_id_absolute && reloc_can_rename(pa->cicc);
+	if (r && x->info)
+		x->info->relative_names = TRUE;
+	return r;
+}
+
+/* cicc's command, measured. Where renames_sources, it runs with PWD set
+ * to /proc/self/cwd: NVVM takes the compilation directory it records
+ * (-G's DW_AT_comp_dir, the directory of LTO-IR's file entries) from
+ * $PWD where that names the current directory, so the images hold the
+ * same text in every layout and a debugger run from the project
+ * directory finds the project-relative names below it (Bazel's way). */
+static void render_cicc(Ctx *x, GString *c, PipeArch *pa, GPtrArray *cicc)
+{
+	if (renames_sources(x, pa))
+		g_string_append_printf(c, "%sPWD=/proc/self/cwd", c->len && c->str[c->len - 1] != ' ' ? " " : "");
+	ed_measured(x, c);
+	ed_render(c, cicc);
+}
+
+/* " && cugen srcnames --ptx FILE" after cicc where renames_sources. */
+static void render_ptx_names(Ctx *x, GString *c, PipeArch *pa, const char *ptx)
+{
+	if (renames_sources(x, pa) && !pa->lto) {
+		GPtrArray *w = g_ptr_array_new();
+		g_ptr_array_add(w, (char *)ptx);
+		g_string_append_printf(c, " && %s srcnames --ptx", ed_cugen_q(x));
+		ed_render(c, w);
+		g_ptr_array_free(w, TRUE);
+	}
+}
+
 /* One arch's device preprocess (pa->pp, its output renamed from `from`
- * to `to` when from is given) writing the depfile DEPFILE, measured. */
+ * to `to` when from is given) writing the depfile DEPFILE, measured; its
+ * line markers then named as renames_sources says. */
 static void render_device_pp(Ctx *x, GString *c, PipeArch *pa, const char *from, const char *to,
 			     const char *depfile)
 {
@@ -53,6 +93,16 @@ static void render_device_pp(Ctx *x, GString *c, PipeArch *pa, const char *from,
 	ed_measured(x, c);
 	ed_render(c, pp);
 	g_ptr_array_free(pp, TRUE);
+	if (renames_sources(x, pa)) {
+		char *src = ed_rel(x, x->c->srcdir);
+		GPtrArray *ii = g_ptr_array_new_with_free_func(g_free);
+		g_ptr_array_add(ii, to ? g_strdup(to) : g_strdup_printf(P_O "/%s.ii", pa->id));
+		g_string_append_printf(c, " && %s srcnames", ed_cugen_q(x));
+		ed_render_arg(c, src);
+		ed_render(c, ii);
+		g_ptr_array_free(ii, TRUE);
+		g_free(src);
+	}
 }
 
 Rule *ed_make_cu_fe_rule(Ctx *x, TState *s)
@@ -113,11 +163,25 @@ Rule *ed_cu_pp_rule(Ctx *x, PipeArch *pa)
 
 static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, int sc);
 
+/* The canonical text of a device edge (what shards compare): the whole
+ * edge's command, without the planner's splits and without the compile
+ * cache's wrappers (which give the same bytes), so that shards agree
+ * whichever way each machine built them. */
+static char *canon_command(Ctx *x, PipeArch *pa, const Arch *a)
+{
+	const char *cache = x->cache;
+	x->cache = NULL;
+	char *c = dev_command(x, pa, a, FALSE, 0);
+	x->cache = cache;
+	return c;
+}
+
 /* The device edge's rule. With pp edges it starts at cicc; with sc > 1
  * (the planner's tail split) cicc and ptxas run with --split-compile sc.
  * Its canonical text (the shard manifest's rule hash) is still the whole
- * edge's without either, so shards agree whichever way each machine
- * split it; the manifest records a split apart (split_compile). */
+ * edge's without either (canon_command), so shards agree whichever way
+ * each machine split it; the manifest records a split apart
+ * (split_compile). */
 Rule *ed_cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a, int sc)
 {
 	gboolean split = x->opt->pp_edges && !x->cache;
@@ -126,7 +190,7 @@ Rule *ed_cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a, int sc)
 	char *name = arch_image_name(a);
 	char *desc = sc > 1 ? g_strdup_printf("CUDA %s ${out} (--split-compile %d)", name, sc)
 			    : g_strdup_printf("CUDA %s ${out}", name);
-	char *canon = split || sc > 1 ? dev_command(x, pa, a, FALSE, 0) : NULL;
+	char *canon = split || sc > 1 || x->cache ? canon_command(x, pa, a) : NULL;
 	Rule *r = graph_rule_canon(x->g, stem, cmd, canon, desc, split ? NULL : "${out}.d", split ? NULL : "gcc",
 				   "device");
 	r->split_compile = sc > 1 ? sc : 0;
@@ -203,9 +267,11 @@ Rule *ed_cu_cicc_rule(Ctx *x, PipeArch *pa, int sc)
 	argv_subst(cicc, ptx, f);
 	g_free(f);
 	g_free(ptx);
-	ed_measured(x, c);
-	ed_render(c, cicc);
+	render_cicc(x, c, pa, cicc);
 	g_ptr_array_free(cicc, TRUE);
+	char *ptxtmp = g_strdup_printf(P_O "/compute_%s.ptx" TMP, pa->id);
+	render_ptx_names(x, c, pa, ptxtmp);
+	g_free(ptxtmp);
 	g_string_append_printf(c, " && rm -f ${O}/%s.c ${O}/%s.gpu", pa->id, pa->id);
 	if (!split)
 		g_string_append_printf(c, " ${O}/%s.ii", pa->id);
@@ -233,7 +299,7 @@ Rule *ed_cu_ptxas_rule(Ctx *x, PipeArch *pa, const Arch *a, int sc)
 	char *name = arch_image_name(a);
 	char *desc = sc > 1 ? g_strdup_printf("CUDA %s ${out} (--split-compile %d)", name, sc)
 			    : g_strdup_printf("CUDA %s ${out}", name);
-	char *canon = dev_command(x, pa, a, FALSE, 0);
+	char *canon = canon_command(x, pa, a);
 	Rule *r = graph_rule_canon(x->g, stem, c->str, canon, desc, NULL, NULL, "device");
 	r->split_compile = sc > 1 ? sc : 0;
 	g_free(canon);
@@ -255,6 +321,7 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 	 * ptxas reads it), renamed into place at the end */
 	GPtrArray *ptxas = pa->ptxas ? ptxas_words(pa, sc) : NULL;
 	GPtrArray *declared = g_ptr_array_new_with_free_func(g_free);
+	char *ptx = g_strdup_printf(P_O "/compute_%s.ptx", pa->id);
 	if (ptxas) {
 		g_ptr_array_add(declared, g_strdup_printf("${O}/sm_%s.cubin", pa->id));
 	}
@@ -265,14 +332,16 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 		argv_subst(cicc, ir, tmp);
 		if (ptxas)
 			argv_subst(ptxas, ir, tmp);
-		g_free(tmp);
+		g_free(ptx);
+		ptx = tmp;
 		g_free(ir);
 		g_ptr_array_add(declared, g_strdup_printf("${O}/compute_%s.%s", pa->id, ext));
 	}
 	GString *compile = g_string_new(NULL);
-	ed_measured(x, compile);
-	ed_render(compile, cicc);
+	render_cicc(x, compile, pa, cicc);
 	g_ptr_array_free(cicc, TRUE);
+	render_ptx_names(x, compile, pa, ptx);
+	g_free(ptx);
 	if (ptxas) {
 		g_string_append(compile, " &&");
 		ed_measured(x, compile);

@@ -358,6 +358,9 @@ static char *summary_notes(const Generated *gen)
 		if (*flag)
 			g_string_append_printf(n, " (flag '%s')", flag);
 	}
+	if (gen->info.relative_names)
+		g_string_append(n, ", device line info names files project-relative (not as plain nvcc's; "
+				   "module_id = absolute keeps nvcc's)");
 	if (gen->plan.split_compile > 1)
 		g_string_append_printf(n, ", --split-compile %d on every device compile (their code differs from "
 					  "plain nvcc's)", gen->plan.split_compile);
@@ -410,6 +413,7 @@ static GString *args_text(const SetupArgs *a, const Generated *gen)
  * they are some 25 MB of text; the shard spec in two halves). */
 typedef struct {
 	const Generated *gen;
+	const ShardBuild *sb;
 	guint from, to;        /* the shard spec's part */
 	gboolean first;        /* the first part (the spec's header), else also: */
 	GString *spec;
@@ -419,7 +423,7 @@ typedef struct {
 static gpointer side_files(gpointer data)
 {
 	SideFiles *f = data;
-	f->spec = shard_spec_part(f->gen->g, f->gen->tk, f->from, f->to, f->first);
+	f->spec = shard_spec_part(f->gen->g, f->gen->tk, f->sb, f->from, f->to, f->first);
 	if (!f->first) {
 		if (!f->history) /* (no history read: --no-history) */
 			f->history = history_compact(f->gen->builddir);
@@ -443,17 +447,19 @@ static gpointer gate_file(gpointer data)
 	return NULL;
 }
 
+char *setup_project_archs(const Generated *gen)
+{
+	GError *e = NULL;
+	ArchSet *ps = archset_resolve(&gen->c->archs, &gen->c->ptx, gen->tk->codes, &e);
+	char *r = ps ? archset_describe(ps) : g_strdup(gen->c->archs.value);
+	archset_free(ps);
+	g_clear_error(&e);
+	return r;
+}
+
 gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 {
-	char *project_archs = NULL;
-	{
-		/* header facts */
-		GError *e = NULL;
-		ArchSet *ps = archset_resolve(&gen->c->archs, &gen->c->ptx, gen->tk->codes, &e);
-		project_archs = ps ? archset_describe(ps) : g_strdup(gen->c->archs.value);
-		archset_free(ps);
-		g_clear_error(&e);
-	}
+	char *project_archs = setup_project_archs(gen);
 	char *ini_rel = cg_relpath(gen->c->ini_abs, gen->builddir);
 	gboolean make = strcmp(a->backend, "make") == 0;
 	if (strcmp(a->backend, "automake") == 0) {
@@ -469,13 +475,13 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	char *header = template_expand(make ? "make-header.in" : "ninja-header.in", vars);
 	g_free(jobs);
 	g_free(ini_rel);
-	g_free(project_archs);
 	gen->gated = !make && gate_wanted(gen->c, real_edges(gen->g));
 	guint half = gen->g->edges->len / 2;
 	/* the compacted edge log comes with the history, when it was read */
 	GString *log = gen->history ? g_steal_pointer(&gen->history->compact) : NULL;
-	SideFiles side[2] = { { gen, 0, half, TRUE, NULL, NULL, NULL },
-			      { gen, half, gen->g->edges->len, FALSE, NULL, log, NULL } };
+	const ShardBuild sb = { { gen->c->srcdir, gen->builddir }, project_archs };
+	SideFiles side[2] = { { gen, &sb, 0, half, TRUE, NULL, NULL, NULL },
+			      { gen, &sb, half, gen->g->edges->len, FALSE, NULL, log, NULL } };
 	GThread *threads[2] = { g_thread_new("cugen-spec", side_files, &side[0]),
 				g_thread_new("cugen-files", side_files, &side[1]) };
 	GString *full = NULL, *text;
@@ -511,6 +517,7 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	cg_timing("build file");
 	g_thread_join(threads[0]);
 	g_thread_join(threads[1]);
+	g_free(project_archs);
 	cg_timing("the other files");
 	GString *spec = side[0].spec;
 	g_string_append_len(spec, side[1].spec->str, (gssize)side[1].spec->len);

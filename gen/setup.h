@@ -32,6 +32,8 @@ typedef struct {
 gboolean setup_parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd,
 			  gboolean plan, GError **err);
 gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err);
+/* The project's arch set as build files and shard specs name it. */
+char *setup_project_archs(const Generated *gen);
 /* Write the build directory's files, all or nothing. */
 gboolean setup_write(SetupArgs *a, Generated *gen, GError **err);
 void setup_args_clear(SetupArgs *a);

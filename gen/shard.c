@@ -12,16 +12,14 @@
 #include "statefile.h"
 #include "util.h"
 
-char *shard_rule_hash(const Rule *r, const char *cugen)
+char *shard_rule_text(const Rule *r, const char *cugen, const Places *p)
 {
-	char *q = cg_sh_quote(cugen);
-	char **parts = g_strsplit(r->canon ? r->canon : r->command, q, -1);
-	char *norm = g_strjoinv("cugen", parts);
-	char *h = g_compute_checksum_for_string(G_CHECKSUM_SHA256, norm, -1);
-	g_strfreev(parts);
-	g_free(norm);
-	g_free(q);
-	return h;
+	return reloc_rule_text(r->canon ? r->canon : r->command, cugen, p);
+}
+
+char *shard_rule_hash(const char *text)
+{
+	return g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1);
 }
 
 char **shard_image_files(const Edge *e)
@@ -111,7 +109,8 @@ static void spec_key(GString *o, const char *key, const char *value)
 
 /* Written directly, not through GKeyFile: at 10,000 TUs x 7 archs that
  * took most of setup's time. One rule hash per rule, not per edge. */
-GString *shard_spec_part(const Graph *g, const Toolkit *tk, guint from, guint to, gboolean header)
+GString *shard_spec_part(const Graph *g, const Toolkit *tk, const ShardBuild *b, guint from, guint to,
+			 gboolean header)
 {
 	GString *o = g_string_sized_new(256 + (to - from) * 256u);
 	if (header) {
@@ -119,9 +118,13 @@ GString *shard_spec_part(const Graph *g, const Toolkit *tk, guint from, guint to
 		spec_key(o, "toolkit", tk->version);
 		spec_key(o, "host_compiler", tk->host_cc);
 		spec_key(o, "host_version", tk->host_version);
+		spec_key(o, "arch_set", b->arch_set);
+		spec_key(o, "source_dir", b->places.src);
+		spec_key(o, "build_dir", b->places.build);
 	}
 	char *self = g_file_read_link("/proc/self/exe", NULL);
 	GHashTable *hashes = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	GString *rules = g_string_new(NULL);
 	for (guint i = from; i < to; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
 		if (e->kind != EK_DEV || !e->arch)
@@ -143,8 +146,12 @@ GString *shard_spec_part(const Graph *g, const Toolkit *tk, guint from, guint to
 		cg_put(o, "\n", 1);
 		char *rh = g_hash_table_lookup(hashes, e->rule);
 		if (!rh) {
-			rh = shard_rule_hash(e->rule, self ? self : "cugen");
+			char *text = shard_rule_text(e->rule, self ? self : "cugen", &b->places);
+			rh = shard_rule_hash(text);
 			g_hash_table_insert(hashes, e->rule, rh);
+			g_string_append_printf(rules, "\n[rule %s]\n", rh);
+			spec_key(rules, "command", text);
+			g_free(text);
 		}
 		spec_key(o, "rule", rh);
 		if (e->rule->split_compile > 1) {
@@ -165,6 +172,8 @@ GString *shard_spec_part(const Graph *g, const Toolkit *tk, guint from, guint to
 			cg_put(o, "\n", 1);
 		}
 	}
+	g_string_append_len(o, rules->str, (gssize)rules->len);
+	g_string_free(rules, TRUE);
 	g_hash_table_destroy(hashes);
 	g_free(self);
 	return o;
@@ -215,7 +224,7 @@ static gboolean manifest_names_ok(GKeyFile *m, const char *dir, GError **err)
 	char **groups = g_key_file_get_groups(m, &ng);
 	gboolean ok = TRUE;
 	for (gsize i = 0; ok && i < ng; i++) {
-		if (strcmp(groups[i], "shard") == 0)
+		if (strcmp(groups[i], "shard") == 0 || g_str_has_prefix(groups[i], SHARD_RULE_GROUP))
 			continue;
 		static const char *const keys[] = { "stub", NULL };
 		char *bad = bad_name(m, groups[i], keys);
@@ -286,18 +295,37 @@ int cmd_manifest(int argc, char **argv)
 	char **groups = g_key_file_get_groups(spec, &ngroups);
 	int rc = 0;
 	char *archs = NULL;
+	struct {
+		char *src, *build;
+	} places = { NULL, NULL };
 	GPtrArray *seen_archs = g_ptr_array_new_with_free_func(g_free);
 	for (gsize i = 0; i < ngroups && !rc; i++) {
 		const char *grp = groups[i];
 		if (strcmp(grp, "shard") == 0) {
 			g_key_file_set_string(m, "shard", "format", SHARD_FORMAT);
-			const char *keys[] = { "toolkit", "host_compiler", "host_version" };
+			const char *keys[] = { "toolkit", "host_compiler", "host_version", "arch_set" };
 			for (gsize j = 0; j < G_N_ELEMENTS(keys); j++) {
 				char *v = g_key_file_get_string(spec, grp, keys[j], NULL);
 				g_key_file_set_string(m, "shard", keys[j], v ? v : "");
 				g_free(v);
 			}
+			g_free(places.src);
+			g_free(places.build);
+			places.src = g_key_file_get_string(spec, grp, "source_dir", NULL);
+			places.build = g_key_file_get_string(spec, grp, "build_dir", NULL);
 			continue;
+		}
+		if (g_str_has_prefix(grp, SHARD_RULE_GROUP)) { /* each rule's text, for combine's messages */
+			char *v = g_key_file_get_string(spec, grp, "command", NULL);
+			g_key_file_set_string(m, grp, "command", v ? v : "");
+			g_free(v);
+			continue;
+		}
+		if (!places.src || !places.build) {
+			fprintf(stderr, "cugen: error: manifest: %s has no source_dir or build_dir; run cugen setup again\n",
+				argv[1]);
+			rc = 1;
+			break;
 		}
 		/* the spec is this build's, but checked like any input: every
 		 * name it gives stays below the build and shard directories */
@@ -345,6 +373,13 @@ int cmd_manifest(int argc, char **argv)
 			g_ptr_array_add(hashes, (gpointer)h);
 		}
 		if (!rc) {
+			/* by layout-free names: the combining build finds them in its own layout */
+			Places p = { places.src, places.build };
+			for (guint j = 0; j < inputs->len; j++) {
+				char *r = reloc_path(g_ptr_array_index(inputs, j), &p);
+				g_free(g_ptr_array_index(inputs, j));
+				g_ptr_array_index(inputs, j) = r;
+			}
 			g_key_file_set_string_list(m, grp, "inputs", (const char *const *)inputs->pdata, inputs->len);
 			g_key_file_set_string_list(m, grp, "input_hashes", (const char *const *)hashes->pdata, hashes->len);
 		}
@@ -411,6 +446,8 @@ int cmd_manifest(int argc, char **argv)
 		g_free(path);
 	}
 	g_free(archs);
+	g_free(places.src);
+	g_free(places.build);
 	g_ptr_array_free(seen_archs, TRUE);
 	g_strfreev(groups);
 	g_hash_table_destroy(cache);

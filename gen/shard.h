@@ -10,18 +10,32 @@
 #define CUGEN_SHARD_H
 
 #include "graph.h"
+#include "relocate.h"
 #include "toolkit.h"
 
 #define SHARD_DIR "shard"
+/* A spec's and a manifest's groups of rule texts: "[rule HASH]". */
+#define SHARD_RULE_GROUP "rule "
 #define SHARD_SPEC ".cugen/shard.spec"
+
+/* What a spec records of its build besides the graph. */
+typedef struct {
+	Places places;        /* the project and build directories, absolute */
+	const char *arch_set; /* the project's arch set (archset_describe) */
+} ShardBuild;
 
 /* The spec of the device images of g (to stage as BUILDDIR/.cugen/shard.spec):
  * the part of it from edges [from, to), with or without its header (setup
- * writes it in parts, side by side). */
-GString *shard_spec_part(const Graph *g, const Toolkit *tk, guint from, guint to, gboolean header);
-/* The hash that stands for a device edge's rule (its command, with this
- * cugen's own path written as "cugen"). */
-char *shard_rule_hash(const Rule *r, const char *cugen);
+ * writes it in parts, side by side). Per rule it holds the rule's
+ * layout-free text (shard_rule_text) under [rule HASH]. */
+GString *shard_spec_part(const Graph *g, const Toolkit *tk, const ShardBuild *b, guint from, guint to,
+			 gboolean header);
+/* A device edge's rule as shards compare it: its whole command
+ * (reloc_rule_text: this cugen's path written "cugen", the build's and
+ * the project's paths @BUILD@ and @SRC@); and the hash of such a text,
+ * which the manifest records per image. */
+char *shard_rule_text(const Rule *r, const char *cugen, const Places *p);
+char *shard_rule_hash(const char *text);
 /* What a device edge's shard image must hold: its files (outputs, then
  * the PTX a ptxas edge embeds), NULL-terminated, and its host stub. The
  * spec lists these; combine accepts nothing else. */
@@ -32,7 +46,7 @@ char *shard_image_stub(const Edge *e);
  * name only paths below the build directory (cg_rel_ok). */
 gboolean shard_manifest_load(GKeyFile *m, const char *text, gsize len, const char *dir, GError **err);
 /* The manifest format this cugen writes and reads ([shard] format). */
-#define SHARD_FORMAT "1"
+#define SHARD_FORMAT "2"
 /* sha256 of a file's bytes, cached; NULL if it cannot be read. */
 const char *shard_file_hash(GHashTable *cache, const char *path);
 

@@ -1,9 +1,14 @@
 # Sharding by architecture: examples/multi (and examples/rdc) built on one
 # machine, and as two shards in two other checkouts (different paths)
 # combined in a third: the combined binaries' images are byte-identical to
-# the single build's. A shard of altered sources, a missing arch, an arch
-# in two shards and a corrupt image are all refused; combining twice does
-# nothing the second time. cugen ci writes valid workflows.
+# the single build's. examples/saxpy the same with -lineinfo and with -G,
+# its checkouts and build directories placed anywhere (inside, outside, at
+# other depths). A shard of altered sources, of other flags (the message
+# names the first difference), of another arch set or holding an image
+# this build does not make, a missing arch, an arch in two shards, a
+# combining build of part of the set and a corrupt image are all refused;
+# combining twice does nothing the second time. (cugen ci's workflows:
+# ci.sh.)
 . "$(dirname "$0")/lib.sh"
 need_cuda
 
@@ -58,12 +63,73 @@ refuse "no shard has image 'obj/multi/lib/arch.cu.p/sm_80.cubin' (sm_80)" ../c1/
 refuse "is in two shards" ../c1/build/shard ../c1/build/shard ../c2/build/shard
 echo '// altered' >>../c2/lib/arch.cu
 (cd ../c2 && "$NINJA" -C build shard >/dev/null) || die "shard rebuild failed"
-refuse "lib/arch.cu (sm_80) was built from another '../lib/arch.cu' than this checkout's" ../c1/build/shard ../c2/build/shard
+refuse "lib/arch.cu (sm_80) was built from another 'lib/arch.cu' than this checkout's" ../c1/build/shard ../c2/build/shard
 sed -i '$d' ../c2/lib/arch.cu
 (cd ../c2 && "$NINJA" -C build shard >/dev/null) || die "shard rebuild failed"
 printf x >>../c1/build/shard/images/obj/multi/lib/scan.cu.p/sm_75.cubin
 refuse "image 'obj/multi/lib/scan.cu.p/sm_75.cubin' is corrupt" ../c1/build/shard ../c2/build/shard
 refuse "no readable manifest.ini" ../c1/build ../c2/build/shard
+
+note "placement: checkouts and build directories anywhere, device line info"
+# a refused combine into BUILDDIR: one line naming the problem, and
+# BUILDDIR's build file as it was
+refuse_in() { # builddir expected-message shards...
+	d=$1 want=$2
+	shift 2
+	cp "$d/build.ninja" "$WORK/before.ninja"
+	if "$CUGEN" combine -B "$d" "$@" >"$WORK/err.txt" 2>&1; then die "combine into $d accepted: $*"; fi
+	grep -qF -- "$want" "$WORK/err.txt" || { cat "$WORK/err.txt"; die "wrong message for: $*"; }
+	[ "$(wc -l <"$WORK/err.txt")" -eq 1 ] || { cat "$WORK/err.txt"; die "more than one line"; }
+	cmp -s "$WORK/before.ninja" "$d/build.ninja" || die "a refused combine changed $d/build.ninja"
+}
+place_round() { # tag cuda.flags
+	P=$WORK/place-$1 fl=$2
+	for d in single deep/er/s1 s2 c; do copy_example saxpy "$P/$d"; done
+	cd "$P/single" || exit 1
+	run "$CUGEN" setup -B build -D cuda.archs="75 80" -D cuda.flags="$fl"
+	grep -q ' srcnames \.\. ' build/build.ninja || die "$1: the device preprocess's names are not made project-relative"
+	build build >/dev/null
+	# shard 1: the build directory outside the checkout, by absolute path
+	cd "$P/deep/er/s1" || exit 1
+	run "$CUGEN" setup -B "$P/out/a" -D cuda.archs="75 80" -D cuda.flags="$fl" --archs 75
+	build "$P/out/a" shard >/dev/null
+	# shard 2: two levels down in its checkout
+	cd "$P/s2" || exit 1
+	run "$CUGEN" setup -B b/x -D cuda.archs="75 80" -D cuda.flags="$fl" --archs 80
+	build b/x shard >/dev/null
+	# the combining build beside its checkout, by relative path
+	cd "$P/c" || exit 1
+	run "$CUGEN" setup -B ../cb -D cuda.archs="75 80" -D cuda.flags="$fl"
+	"$CUGEN" combine -B ../cb "$P/out/a/shard" ../s2/b/x/shard >out.txt 2>&1 || { cat out.txt; die "$1: combine failed"; }
+	grep -q "combine: 2 images (sm_75 sm_80) from 2 shards checked" out.txt || { cat out.txt; die "$1: wrong summary"; }
+	same_images "$P/single/build/saxpy" ../cb/saxpy "$1: combined from shards placed anywhere vs single-machine"
+}
+place_round lineinfo "-O3 -lineinfo"
+place_round debug "-G"
+"$CUGEN" inspect ../cb/saxpy | grep -q 'elf sm_80 .*\[debug\]' || die "-G: no debug sm_80 image"
+
+note "a shard built otherwise: the first difference, both sides"
+P=$WORK/place-lineinfo
+cd "$P/c" || exit 1
+run "$CUGEN" setup -B ../cd -D cuda.archs="75 80" -D cuda.flags="-O3 -lineinfo -DEXTRA=1"
+refuse_in ../cd "saxpy.cu (sm_75) was built with no '-D EXTRA=1', which this build has" "$P/out/a/shard" ../s2/b/x/shard
+run "$CUGEN" setup -B ../cd -D cuda.archs="75 80" -D cuda.flags="-O2 -lineinfo"
+refuse_in ../cd "was built with '-O3' where this build has '-O2'" "$P/out/a/shard" ../s2/b/x/shard
+
+note "the arch set, both ways"
+# this build's set smaller than the shards' (a [profile ci] archs = 80 on one side only)
+run "$CUGEN" setup -B ../c80 -D cuda.archs=80 -D cuda.flags="-O3 -lineinfo"
+refuse_in ../c80 "was built with the arch set '75 80', this build has '80'" "$P/out/a/shard" ../s2/b/x/shard
+# a combining build of a part of the set
+run "$CUGEN" setup -B ../csub -D cuda.archs="75 80" -D cuda.flags="-O3 -lineinfo" --archs 80
+refuse_in ../csub "was set up with --archs 80, a part of its arch set" ../s2/b/x/shard
+# a shard holding an image this build does not make
+cp -R ../s2/b/x/shard "$WORK/extra"
+printf '\n[obj/saxpy/saxpy.cu.p/sm_90.cubin]\narch=sm_90\nrule=x\n' >>"$WORK/extra/manifest.ini"
+refuse_in ../cb "holds image 'obj/saxpy/saxpy.cu.p/sm_90.cubin' (sm_90), which this build does not make" \
+	"$P/out/a/shard" "$WORK/extra"
+# and a missing arch, as before
+refuse_in ../cb "no shard has image 'obj/saxpy/saxpy.cu.p/sm_75.cubin' (sm_75)" ../s2/b/x/shard
 
 note "rdc: device links on the combine machine"
 shard_round rdc rdc_app
