@@ -569,6 +569,8 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 	c->ar = cf_get_str(tc, "ar", "ar");
 	c->objcopy = cf_get_str(tc, "objcopy", "objcopy");
 	c->launcher = cf_get_str(tc, "launcher", "");
+	c->device_launcher = cf_get_str(tc, "device_launcher", "");
+	c->device_launcher_loc = cf_entry_loc(tc, "device_launcher");
 	c->cc_loc = cf_entry_loc(tc, "cc");
 	c->cxx_loc = cf_entry_loc(tc, "cxx");
 	c->ccbin_loc = cf_entry_loc(tc, "ccbin");
@@ -603,7 +605,8 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 	c->cache_dir = cdir;
 	c->target_triple = cf_get_str(tc, "target", "");
 	if (!cf_check_words(tc, "cflags", err) || !cf_check_words(tc, "cxxflags", err) ||
-	    !cf_check_words(tc, "ldflags", err) || !cf_check_words(tc, "launcher", err))
+	    !cf_check_words(tc, "ldflags", err) || !cf_check_words(tc, "launcher", err) ||
+	    !cf_check_words(tc, "device_launcher", err))
 		return FALSE;
 	c->cflags = cf_get_str(tc, "cflags", "");
 	c->cxxflags = cf_get_str(tc, "cxxflags", "");
@@ -714,6 +717,7 @@ void config_free(Config *c)
 	g_free(c->ar);
 	g_free(c->objcopy);
 	g_free(c->launcher);
+	g_free(c->device_launcher);
 	g_free(c->cache);
 	g_free(c->cache_dir);
 	g_free(c->target_triple);

@@ -133,9 +133,11 @@ typedef struct {
 	/* [toolchain] */
 	char *cuda, *cc, *cxx, *ccbin, *ar, *objcopy, *launcher, *cache,
 		*target_triple, *cflags, *cxxflags, *ldflags;
+	char *device_launcher; /* before cicc and ptxas ("" for none) */
 	char *cache_dir;     /* the compile cache: [toolchain] cache or $CUGEN_CACHE_DIR,
 			      * absolute and checked; NULL when off */
-	Loc cuda_loc, flags_loc, ccbin_loc, cc_loc, cxx_loc, ar_loc, objcopy_loc, launcher_loc, target_loc;
+	Loc cuda_loc, flags_loc, ccbin_loc, cc_loc, cxx_loc, ar_loc, objcopy_loc, launcher_loc, target_loc,
+		device_launcher_loc;
 	/* the selected subset of archs to build, NULL = all */
 	Setting *build_archs;
 	Profile *profile;    /* the chosen profile, or NULL */

@@ -78,6 +78,7 @@ typedef struct {
 	gboolean shim_made;
 	const char *cache;     /* the device compile cache directory, or NULL (Config's) */
 	char *cugen_q;
+	gboolean canon;        /* rendering a device edge's canonical text (recipe.c) */
 	GraphInfo *info;
 	GHashTable *data_outs;  /* data copies made (project-relative paths) */
 } Ctx;

@@ -45,7 +45,7 @@ const char *const cf_cuda_keys[] = {
 	"module_id", "cudart", "reproducible", NULL
 };
 static const char *const toolchain_keys[] = {
-	"cuda", "cc", "cxx", "ccbin", "ar", "objcopy", "launcher", "cache",
+	"cuda", "cc", "cxx", "ccbin", "ar", "objcopy", "launcher", "device_launcher", "cache",
 	"target", "cflags", "cxxflags", "ldflags", NULL
 };
 static const char *const target_keys[] = {

@@ -52,6 +52,15 @@ static gboolean renames_sources(Ctx *x, PipeArch *pa)
 	return r;
 }
 
+/* [toolchain] device_launcher before cicc and ptxas (sccache: it caches
+ * and distributes those two by name); not in the canonical text, which
+ * must not depend on whether a machine used one. */
+static void render_device_launcher(Ctx *x, GString *c)
+{
+	if (*x->c->device_launcher && !x->canon)
+		ed_render_words(c, x->c->device_launcher);
+}
+
 /* cicc's command, measured. Where renames_sources, it runs with PWD set
  * to /proc/self/cwd: NVVM takes the compilation directory it records
  * (-G's DW_AT_comp_dir, the directory of LTO-IR's file entries) from
@@ -63,6 +72,7 @@ static void render_cicc(Ctx *x, GString *c, PipeArch *pa, GPtrArray *cicc)
 	if (renames_sources(x, pa))
 		g_string_append_printf(c, "%sPWD=/proc/self/cwd", c->len && c->str[c->len - 1] != ' ' ? " " : "");
 	ed_measured(x, c);
+	render_device_launcher(x, c);
 	ed_render(c, cicc);
 }
 
@@ -171,7 +181,9 @@ static char *canon_command(Ctx *x, PipeArch *pa, const Arch *a)
 {
 	const char *cache = x->cache;
 	x->cache = NULL;
+	x->canon = TRUE;
 	char *c = dev_command(x, pa, a, FALSE, 0);
+	x->canon = FALSE;
 	x->cache = cache;
 	return c;
 }
@@ -190,7 +202,7 @@ Rule *ed_cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a, int sc)
 	char *name = arch_image_name(a);
 	char *desc = sc > 1 ? g_strdup_printf("CUDA %s ${out} (--split-compile %d)", name, sc)
 			    : g_strdup_printf("CUDA %s ${out}", name);
-	char *canon = split || sc > 1 || x->cache ? canon_command(x, pa, a) : NULL;
+	char *canon = split || sc > 1 || x->cache || *x->c->device_launcher ? canon_command(x, pa, a) : NULL;
 	Rule *r = graph_rule_canon(x->g, stem, cmd, canon, desc, split ? NULL : "${out}.d", split ? NULL : "gcc",
 				   "device");
 	r->split_compile = sc > 1 ? sc : 0;
@@ -292,6 +304,7 @@ Rule *ed_cu_ptxas_rule(Ctx *x, PipeArch *pa, const Arch *a, int sc)
 	GString *c = g_string_new(NULL);
 	GPtrArray *ptxas = ptxas_words(pa, sc);
 	ed_measured(x, c);
+	render_device_launcher(x, c);
 	ed_render(c, ptxas);
 	g_ptr_array_free(ptxas, TRUE);
 	ed_publish(c, "${out}");
@@ -345,6 +358,7 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 	if (ptxas) {
 		g_string_append(compile, " &&");
 		ed_measured(x, compile);
+		render_device_launcher(x, compile);
 		ed_render(compile, ptxas);
 		g_ptr_array_free(ptxas, TRUE);
 	}

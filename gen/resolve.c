@@ -492,6 +492,8 @@ static gboolean check_tools(Resolved *x, GError **err)
 	}
 	Config *c = x->c;
 	return (!*c->launcher || check_tool(c->launcher, "compiler launcher", "launcher", c->launcher_loc, NULL, err)) &&
+	       (!embeds || !*c->device_launcher ||
+		check_tool(c->device_launcher, "device launcher", "device_launcher", c->device_launcher_loc, NULL, err)) &&
 	       (!c_src || check_tool(x->tk->cc, "C compiler", "cc", c->cc_loc, "CC", err)) &&
 	       (!(cxx_src || links) || check_tool(x->tk->cxx, "C++ compiler", "cxx", c->cxx_loc, "CXX", err)) &&
 	       (!archives || check_tool(x->tk->ar, "archiver", "ar", c->ar_loc, NULL, err)) &&

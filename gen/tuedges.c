@@ -194,6 +194,12 @@ void ed_cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char 
 	edge_out_interned(fe, fe_out);
 	edge_in_interned(fe, iin);
 	set_tu_vars(x, fe, &v);
+	/* with a device launcher (sccache-dist ships what an edge names) the
+	 * module id file cicc reads is declared: the front end's output, the
+	 * cicc edge's input */
+	const char *idf = *x->c->device_launcher ? tu_path(x, buf, D, "id", NULL, NULL) : NULL;
+	if (idf)
+		edge_implicit_out(fe, idf);
 
 	Edge *fb = graph_edge(g, EK_FATBIN, cu_fatbin_rule(x, s));
 	fb->target = s->t->name;
@@ -288,6 +294,8 @@ void ed_cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char 
 			edge_implicit_in_interned(ce, ii);
 		}
 		edge_implicit_in_interned(ce, fe_out);
+		if (idf)
+			edge_implicit_in_interned(ce, idf);
 		set_tu_vars(x, ce, &v);
 		if (ce != d)
 			set_tu_vars(x, d, &v);
