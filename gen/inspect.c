@@ -9,7 +9,10 @@
  *   (sha256: of the image uncompressed; norm=HEX16 with --normalized)
  *   FILE: total ARCH=N...          (stored bytes per arch, sorted)
  *   FILE: no GPU images
- * and with --json one array of image objects.
+ * and with --json one array of image objects (each with the compute
+ * capabilities it runs on); with --cuda-arch per FILE the capabilities
+ * all its images cover and the cuda-arch spec of a conda package of it:
+ *   FILE: runs on 7.5-8.x, 9.0+ [(cuda-arch >=7.5)]
  */
 #include "inspect.h"
 
@@ -20,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "capability.h"
 #include "commands.h"
 #include "elf.h"
 #include "util.h"
@@ -207,11 +211,53 @@ static void json_image(GString *out, const char *file, const InspectImage *im)
 	json_str(out, img->stored_sha256);
 	g_string_append(out, ", \"norm_sha256\": ");
 	json_str(out, img->norm_sha256);
+	/* the GPUs it runs on (capability.h), or null (LTO-IR) */
+	CcRange r;
+	g_string_append(out, ", \"compute_capability\": ");
+	if (cc_of_arch(img->arch, &r)) {
+		g_string_append_printf(out, "{\"min\": \"%d.%d\", \"below\": ", r.lo / 10, r.lo % 10);
+		if (r.hi == CC_OPEN)
+			g_string_append(out, "null}");
+		else
+			g_string_append_printf(out, "\"%d.%d\"}", r.hi / 10, r.hi % 10);
+	} else {
+		g_string_append(out, "null");
+	}
 	g_string_append(out, "}");
 }
 
 /* --normalized: the text lines give norm= hashes (imagehash.h) */
 static gboolean normalized;
+/* --cuda-arch: one line per FILE, the capabilities it covers */
+static gboolean cuda_arch;
+
+static void text_capability(GString *out, const char *file, GPtrArray *images)
+{
+	/* a module per embedded TU (the image's name) and archive member */
+	const char **arch = g_new0(const char *, images->len + 1), **module = g_new0(const char *, images->len + 1);
+	GPtrArray *keys = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < images->len; i++) {
+		const InspectImage *im = g_ptr_array_index(images, i);
+		arch[i] = im->img->arch;
+		char *k = g_strdup_printf("%s\n%s", im->member ? im->member : "", im->img->name ? im->img->name : "");
+		g_ptr_array_add(keys, k);
+		module[i] = k;
+	}
+	GArray *u = cc_cover(arch, module, images->len);
+	g_ptr_array_free(keys, TRUE);
+	g_free(arch);
+	g_free(module);
+	char *d = cc_describe(u), *spec = cc_conda_spec(u);
+	if (!u->len)
+		g_string_append_printf(out, "%s: runs on no GPU as it is (no SASS or PTX image)\n", file);
+	else if (spec)
+		g_string_append_printf(out, "%s: runs on %s (%s)\n", file, d, spec);
+	else
+		g_string_append_printf(out, "%s: runs on %s (not one range: no cuda-arch spec)\n", file, d);
+	g_free(spec);
+	g_free(d);
+	g_array_free(u, TRUE);
+}
 
 static void text_image(GString *out, const char *file, const InspectImage *im)
 {
@@ -379,7 +425,7 @@ static gboolean inspect_path(const char *path, GString *json)
 		g_ptr_array_add(errors, e);
 	}
 	g_autoptr(GString) out = g_string_new(NULL);
-	for (guint i = 0; i < images->len; i++) {
+	for (guint i = 0; i < images->len && !cuda_arch; i++) {
 		if (json) {
 			g_string_append(json, json->len > 1 ? ",\n" : "\n");
 			json_image(json, path, g_ptr_array_index(images, i));
@@ -387,7 +433,9 @@ static gboolean inspect_path(const char *path, GString *json)
 			text_image(out, path, g_ptr_array_index(images, i));
 		}
 	}
-	if (!json && images->len)
+	if (cuda_arch && (images->len || !errors->len))
+		text_capability(out, path, images);
+	else if (!json && images->len)
 		text_totals(out, path, images);
 	else if (!json && !errors->len)
 		g_string_append_printf(out, "%s: no GPU images\n", path);
@@ -411,6 +459,8 @@ int cmd_inspect(int argc, char **argv)
 		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON array of the images instead", NULL },
 		{ "normalized", 0, 0, G_OPTION_ARG_NONE, &normalized,
 		  "Each image's normalised hash (norm=, see cugen(1)) instead of sha256=", NULL },
+		{ "cuda-arch", 0, 0, G_OPTION_ARG_NONE, &cuda_arch,
+		  "Per FILE the compute capabilities its images run on, and the cuda-arch spec of a conda package of it", NULL },
 		{ "help", 'h', 0, G_OPTION_ARG_NONE, &help, "Show this help and exit", NULL },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
 		  &files, NULL, NULL },
@@ -452,6 +502,14 @@ int cmd_inspect(int argc, char **argv)
 		fputs(h, stdout);
 		g_free(h);
 		return 0;
+	}
+	if (json && cuda_arch) {
+		GError *e = NULL;
+		cg_usage_error(&e, "inspect: give --json or --cuda-arch, not both (the JSON has each image's "
+			       "compute_capability)");
+		int rc = cg_report(e);
+		g_error_free(e);
+		return rc;
 	}
 	if (!files || !files[0]) {
 		GError *e = NULL;

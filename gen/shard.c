@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capability.h"
 #include "commands.h"
 #include "depfile.h"
 #include "safepath.h"
@@ -299,6 +300,9 @@ int cmd_manifest(int argc, char **argv)
 		char *src, *build;
 	} places = { NULL, NULL };
 	GPtrArray *seen_archs = g_ptr_array_new_with_free_func(g_free);
+	/* per image file: its arch (sm_80 of sm_80.cubin) and TU, for the
+	 * capabilities the shard covers */
+	GPtrArray *cc_arch = g_ptr_array_new_with_free_func(g_free), *cc_tu = g_ptr_array_new_with_free_func(g_free);
 	for (gsize i = 0; i < ngroups && !rc; i++) {
 		const char *grp = groups[i];
 		if (strcmp(grp, "shard") == 0) {
@@ -407,6 +411,17 @@ int cmd_manifest(int argc, char **argv)
 				rc = 1;
 			}
 		}
+		for (gsize j = 0; !rc && j < nf; j++) {
+			char *base = g_path_get_basename(files[j]);
+			char *dot = strchr(base, '.');
+			if (dot && (strcmp(dot, ".cubin") == 0 || strcmp(dot, ".ptx") == 0)) {
+				*dot = '\0';
+				g_ptr_array_add(cc_arch, base);
+				g_ptr_array_add(cc_tu, g_key_file_get_string(spec, grp, "tu", NULL));
+			} else {
+				g_free(base);
+			}
+		}
 		if (!rc) {
 			g_key_file_set_string_list(m, grp, "files", (const char *const *)files, nf);
 			g_key_file_set_string_list(m, grp, "file_hashes", (const char *const *)fh->pdata, fh->len);
@@ -436,6 +451,14 @@ int cmd_manifest(int argc, char **argv)
 		g_ptr_array_add(seen_archs, NULL);
 		archs = g_strjoinv(" ", (char **)seen_archs->pdata);
 		g_key_file_set_string(m, "shard", "archs", archs);
+		/* what a package of these images runs on (capability.h) */
+		GArray *u = cc_cover((const char *const *)cc_arch->pdata, (const char *const *)cc_tu->pdata, cc_arch->len);
+		char *d = cc_describe(u), *cs = cc_conda_spec(u);
+		g_key_file_set_string(m, "shard", "compute_capability", d);
+		g_key_file_set_string(m, "shard", "cuda_arch", cs ? cs : "");
+		g_free(cs);
+		g_free(d);
+		g_array_unref(u);
 		char *path = g_build_filename(out, "manifest.ini", NULL);
 		g_mkdir_with_parents(out, 0777);
 		if (!g_key_file_save_to_file(m, path, &err)) {
@@ -446,6 +469,8 @@ int cmd_manifest(int argc, char **argv)
 		g_free(path);
 	}
 	g_free(archs);
+	g_ptr_array_free(cc_arch, TRUE);
+	g_ptr_array_free(cc_tu, TRUE);
 	g_free(places.src);
 	g_free(places.build);
 	g_ptr_array_free(seen_archs, TRUE);

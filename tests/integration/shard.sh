@@ -103,6 +103,11 @@ place_round() { # tag cuda.flags
 	"$CUGEN" combine -B ../cb "$P/out/a/shard" ../s2/b/x/shard >out.txt 2>&1 || { cat out.txt; die "$1: combine failed"; }
 	grep -q "combine: 2 images (sm_75 sm_80) from 2 shards checked" out.txt || { cat out.txt; die "$1: wrong summary"; }
 	same_images "$P/single/build/saxpy" ../cb/saxpy "$1: combined from shards placed anywhere vs single-machine"
+	# the GPUs each shard's images and the program run on (cuda-arch for a conda package)
+	grep -qx 'cuda_arch=cuda-arch >=7.5,<8.0' "$P/out/a/shard/manifest.ini" || die "$1: shard 75's cuda_arch"
+	grep -qx 'compute_capability=8.0+' ../s2/b/x/shard/manifest.ini || die "$1: shard 80's compute_capability"
+	"$CUGEN" inspect --cuda-arch ../cb/saxpy | grep -qx '../cb/saxpy: runs on 7.5+ (cuda-arch >=7.5)' ||
+		{ "$CUGEN" inspect --cuda-arch ../cb/saxpy; die "$1: inspect --cuda-arch"; }
 }
 place_round lineinfo "-O3 -lineinfo"
 place_round debug "-G"

@@ -735,7 +735,9 @@ static void test_command(void)
 	       "\".nv_fatbin\", \"index\": 1, \"kind\": \"elf\", \"arch\": "
 	       "\"sm_80\", \"size\": *, \"uncompressed_size\": *, "
 	       "\"compressed\": false, \"compression\": null, \"name\": null, "
-	       "\"sha256\": \"*\"},\n*\"arch\": \"compute_90\"*\n]\n", "");
+	       "\"sha256\": \"*\", \"compute_capability\": {\"min\": \"8.0\", \"below\": \"9.0\"}},\n"
+	       "*\"arch\": \"compute_90\"*\"compute_capability\": {\"min\": \"9.0\", \"below\": null}}\n]\n", "");
+	expect("inspect\n--cuda-arch\nk.o", 0, "k.o: runs on 8.0+ (cuda-arch >=8.0)\n", "");
 	expect("inspect\n--json", 2, "",
 	       "cugen: error: inspect: no FILE given*\n");
 	expect("inspect\n--frobnicate\nk.o", 2, "",
