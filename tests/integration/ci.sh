@@ -7,7 +7,8 @@
 # options given to cugen ci reach every job's setup (as one shell word
 # each), shards come from a matrix with the archs balanced, a compile cache
 # keyed per shard, least privilege, the install tree uploaded, cugen built
-# at a pinned commit. The validators come from .ci/tools (.ci/run
+# at a pinned commit (the install step is run: it builds this checkout's
+# HEAD into a scratch prefix). The validators come from .ci/tools (.ci/run
 # installs them; CUGEN_CI_TOOLS names another node_modules).
 . "$(dirname "$0")/lib.sh"
 need_cuda
@@ -119,4 +120,20 @@ grep -q 'combine: 2 images (sm_75 sm_80) from 2 shards checked' gcl.txt || { tai
 prog=$(find .gitlab-ci-local -path '*/install/*' -name saxpy -type f | head -1)
 [ -n "$prog" ] || { find .gitlab-ci-local -maxdepth 4; die "no installed saxpy among the combine job's artifacts"; }
 same_images "$WORK/single/saxpy" "$prog" "gitlab: pipeline vs single-machine"
+
+note "the jobs' install step builds cugen at the pinned commit"
+# (from this checkout's repository at its HEAD, as a job would from
+# CUGEN_REPO at CUGEN_REF; installed below WORK, on a PATH without cugen)
+if head=$(git -C "$SRC" rev-parse HEAD 2>/dev/null) && ! PATH=/usr/bin:/bin command -v cugen >/dev/null; then
+	python3 -c 'import sys, yaml; print(yaml.safe_load(open(".gitlab-ci.yml"))["default"]["before_script"][0])' >install.sh ||
+		die "no install step in the GitLab workflow"
+	mkdir -p "$WORK/tmp"
+	env -i PATH=/usr/bin:/bin HOME="$WORK/home" TMPDIR="$WORK/tmp" CUGEN_REPO="$SRC" CUGEN_REF="$head" \
+		CUGEN_PREFIX="$WORK/prefix" sh install.sh >inst.txt 2>&1 || { tail -20 inst.txt; die "the install step failed"; }
+	grep -qx "cugen $(cat "$SRC/VERSION")" inst.txt || { cat inst.txt; die "the install step ran no cugen it built"; }
+	[ "$(git -C "$WORK/tmp/cugen-src" rev-parse HEAD)" = "$head" ] || die "the install step built another commit"
+	"$WORK/prefix/bin/cugen" --version >/dev/null || die "no cugen installed under CUGEN_PREFIX"
+else
+	note "(not a git checkout, or cugen on /usr/bin: the install step is not run)"
+fi
 echo ok
