@@ -14,7 +14,10 @@
 #include <string.h>
 
 #include "commands.h"
+#include "plan.h"
+#include "runner.h"
 #include "setup.h"
+#include "units.h"
 #include "template.h"
 #include "util.h"
 
@@ -28,20 +31,19 @@
 #define CUGEN_GIT_REF ""
 #endif
 
-/* Per provider: the job time limit of its hosted runners (minutes), and
- * how deep its install scripts are indented in the workflow. */
+/* Per provider: the runner its jobs are planned for by default (the
+ * runner table, templates/runners.ini: cores and job time limit), and how
+ * deep its install scripts are indented in the workflow. */
 static const struct {
 	const char *name;
-	int limit;
+	const char *runner;
 	int indent;
 } providers_table[] = {
-	{ "azure", 360, 14 },  /* public projects (private: 60) */
-	{ "github", 360, 10 },
-	{ "gitlab", 180, 6 },  /* the most a project's job timeout may be on gitlab.com's shared runners */
+	{ "azure", "azure", 14 },
+	{ "github", "github", 10 },
+	{ "gitlab", "gitlab-small", 6 },
 };
 
-/* The cores the time estimates assume a hosted runner has. */
-#define RUNNER_CORES 2.0
 /* Minutes a job spends besides compiling: installing, setting up. */
 #define JOB_OVERHEAD_MIN 20
 
@@ -61,10 +63,12 @@ static char *indented(const char *name, const char *const *vars, int n)
 	return g_string_free(o, FALSE);
 }
 
-/* Minutes a job that compiles `cost` seconds of work may take. */
-static int job_minutes(double cost)
+/* The time limit of a job estimated to take `wall` seconds: half again
+ * as much, and the install and setup, within the runner's limit. */
+static int job_minutes(double wall, double limit)
 {
-	return (int)(cost / RUNNER_CORES / 60.0 * 1.5) + 1 + JOB_OVERHEAD_MIN;
+	int m = (int)(wall * 1.5 / 60.0) + 1 + JOB_OVERHEAD_MIN;
+	return limit > 0 && m > (int)(limit / 60) ? (int)(limit / 60) : m;
 }
 
 /* A name for an artifact: the project's, in letters, digits and ._- only. */
@@ -89,7 +93,8 @@ static gboolean one_line(const char *s)
 
 int cmd_ci(int argc, char **argv)
 {
-	char *provider = NULL, *output = NULL, *image = NULL, *repo = NULL, *ref = NULL;
+	char *provider = NULL, *output = NULL, *image = NULL, *repo = NULL, *ref = NULL, *runner = NULL;
+	Runner *r = NULL;
 	int nshards = 2;
 	SetupArgs a = { 0 };
 	GOptionEntry entries[] = {
@@ -97,6 +102,7 @@ int cmd_ci(int argc, char **argv)
 		{ "shards", 0, 0, G_OPTION_ARG_INT, &nshards, "Number of shard jobs (default 2)", "N" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the workflow to FILE (default: stdout)", "FILE" },
 		{ "image", 0, 0, G_OPTION_ARG_STRING, &image, "Container image of the jobs", "IMAGE" },
+		{ "runner", 0, 0, G_OPTION_ARG_STRING, &runner, "The runner the jobs' time limits are for (see 'cugen profile --list-runners'; default: the provider's standard one)", "RUNNER" },
 		{ "cugen-repo", 0, 0, G_OPTION_ARG_STRING, &repo, "Git repository the jobs build cugen from (default: this cugen's)", "URL" },
 		{ "cugen-ref", 0, 0, G_OPTION_ARG_STRING, &ref, "Commit or tag of it (default: this cugen's commit)", "REF" },
 		{ "source-dir", 'S', 0, G_OPTION_ARG_FILENAME, &a.srcdir, "Project directory (default: .)", "SRCDIR" },
@@ -190,6 +196,15 @@ int cmd_ci(int argc, char **argv)
 	if (!a.builddir)
 		a.builddir = g_strdup("build");
 	a.backend = g_strdup("ninja");
+	int pi = 0;
+	while (strcmp(providers_table[pi].name, provider) != 0)
+		pi++;
+	r = runner_lookup(runner ? runner : providers_table[pi].runner, &err);
+	if (!r)
+		goto out;
+	/* planned for the runner: its cores */
+	Machine m = { r->cores, "the runner", r->usable, "the runner", NULL };
+	a.machine = &m;
 	if (!setup_generate(&a, &gen, &err))
 		goto out;
 	/* compile cost of each arch, summed over its device edges */
@@ -212,22 +227,36 @@ int cmd_ci(int argc, char **argv)
 		cg_sh_append(sa, a.defines[i]);
 	}
 	char *setup_args = g_strdup(sa->str);
-	int pi = 0;
-	while (strcmp(providers_table[pi].name, provider) != 0)
-		pi++;
-	double most = 0;
-	for (int i = 0; i < nshards; i++)
-		most = load[i] > most ? load[i] : most;
-	int minutes = job_minutes(most);
-	if (minutes > providers_table[pi].limit) {
-		cg_error(&err, "a shard of %d would take about %d minutes on a %.0f-core runner, more than %s's "
-			       "%d-minute job limit: use more --shards",
-			 nshards, minutes, RUNNER_CORES, provider, providers_table[pi].limit);
+	/* the jobs' wall times on the runner (the last build's .ninja_log,
+	 * else the planner's estimates), against its job time limit */
+	TimeCheck tc;
+	plan_time_check(gen.g, &gen.plan, gen.builddir, r->time_limit, nshards, &tc);
+	if (r->time_limit > 0 &&
+	    (tc.want_shard_estimate > 0.9 * r->time_limit || tc.combine_estimate > 0.9 * r->time_limit)) {
+		int fit = 0;
+		for (int n = nshards + 1; !fit && n <= (int)costs->len; n++) {
+			TimeCheck t;
+			plan_time_check(gen.g, &gen.plan, gen.builddir, r->time_limit, n, &t);
+			if (t.want_shard_estimate <= 0.9 * r->time_limit && t.combine_estimate <= 0.9 * r->time_limit)
+				fit = n;
+		}
+		char *sh = units_format_duration(tc.want_shard_estimate), *co = units_format_duration(tc.combine_estimate);
+		char *lim = units_format_duration(r->time_limit);
+		char *advice = fit ? g_strdup_printf("use --shards %d", fit)
+				   : g_strdup("no number of shards fits: use a larger --runner");
+		cg_error(&err, "with %d shard%s the longest shard job would take about %s and the combine job about %s "
+			       "on %s (%d cores), over 90%% of its %s job limit: %s",
+			 nshards, nshards == 1 ? "" : "s", sh, co, r->name, r->cores, lim, advice);
+		g_free(advice);
+		g_free(lim);
+		g_free(co);
+		g_free(sh);
 		g_free(setup_args);
 		g_free(load);
 		g_strfreev(shard_archs);
 		goto out;
 	}
+	int minutes = job_minutes(tc.want_shard_estimate, r->time_limit);
 	const char *img = image ? image : "nvidia/cuda:13.0.0-devel-ubuntu24.04";
 	char *shard_tmpl = g_strdup_printf("ci-%s-shard.yml.in", provider);
 	for (int i = 0; i < nshards; i++) {
@@ -262,7 +291,7 @@ int cmd_ci(int argc, char **argv)
 	char *install = indented("ci-install.sh.in", no_vars, providers_table[pi].indent);
 	char *toolkit = indented("ci-toolkit.sh.in", pkg_vars, providers_table[pi].indent);
 	char *sm = g_strdup_printf("%d", minutes);
-	char *cm = g_strdup_printf("%d", JOB_OVERHEAD_MIN + 40);
+	char *cm = g_strdup_printf("%d", job_minutes(tc.combine_estimate, r->time_limit));
 	char *artifact = artifact_name(gen.c->name);
 	char *tmpl = g_strdup_printf("ci-%s.yml.in", provider);
 	const char *vars[] = { "PROJECT", gen.c->name, "SHARD_JOBS", jobs->str, "IMAGE", img, "SETUP_ARGS", setup_args,
@@ -315,6 +344,9 @@ out:
 	g_free(image);
 	g_free(repo);
 	g_free(ref);
+	g_free(runner);
+	if (r)
+		runner_free(r);
 	g_option_context_free(ctx);
 	return rc;
 }

@@ -90,13 +90,16 @@ typedef struct {
 	double shard_estimate;  /* the longest shard job, with that many shards */
 	double combine_estimate;/* the combine job */
 	int archs;              /* archs built */
+	int want;               /* the shards asked for (at most archs; 0: none asked) */
+	double want_shard_estimate; /* the longest shard job with that many */
 } TimeCheck;
 /* Estimates the build's wall time on the plan's cores from the durations
  * in builddir/.ninja_log (each output's latest; the planner's estimates
  * for edges the log lacks), and the fewest shards whose jobs (the front
  * ends and their archs' device compiles) and combine job (the rest) each
- * fit in 90% of the limit. */
-void plan_time_check(Graph *g, const Plan *p, const char *builddir, double limit, TimeCheck *tc);
+ * fit in 90% of the limit; with want > 0 also the longest job of that
+ * many shards and the combine job's estimate. */
+void plan_time_check(Graph *g, const Plan *p, const char *builddir, double limit, int want, TimeCheck *tc);
 /* One line for a check that does not fit, or NULL. */
 char *plan_time_warning(const TimeCheck *tc, const char *profile, const char *runner);
 

@@ -442,7 +442,7 @@ int cmd_profile(int argc, char **argv)
 
 	if (r->time_limit > 0 && !a.no_history) {
 		TimeCheck tc;
-		plan_time_check(gen.g, pl, gen.builddir, r->time_limit, &tc);
+		plan_time_check(gen.g, pl, gen.builddir, r->time_limit, 0, &tc);
 		if (!nshards || tc.shards < 0 || tc.shards > nshards)
 			late = plan_time_warning(&tc, name, r->name);
 	}

@@ -121,7 +121,7 @@ static double shard_wall(GArray *costs, int n, double fe_work, double chain, int
 	return worst;
 }
 
-void plan_time_check(Graph *g, const Plan *p, const char *builddir, double limit, TimeCheck *tc)
+void plan_time_check(Graph *g, const Plan *p, const char *builddir, double limit, int want, TimeCheck *tc)
 {
 	memset(tc, 0, sizeof *tc);
 	tc->limit = limit;
@@ -155,7 +155,11 @@ void plan_time_check(Graph *g, const Plan *p, const char *builddir, double limit
 	tc->estimate = MAX(work / tc->cores, cpl);
 	GArray *costs = plan_arch_costs(g);
 	tc->archs = (int)costs->len;
-	if (tc->estimate > limit && costs->len) {
+	const gboolean over = tc->estimate > limit && costs->len;
+	tc->want = want > 0 && costs->len ? MIN(want, (int)costs->len) : 0;
+	if (tc->want)
+		tc->want_shard_estimate = shard_wall(costs, tc->want, fe_work, fe_max + dev_max, tc->cores);
+	if (over || tc->want) {
 		/* the combine job: everything but the device compiles (and
 		 * their preprocess and cicc edges) */
 		for (guint i = 0; i < g->edges->len; i++) {
@@ -166,6 +170,8 @@ void plan_time_check(Graph *g, const Plan *p, const char *builddir, double limit
 		double ccpl = 0, cwork = 0;
 		pl_bottom_levels(g, &ccpl, &cwork);
 		tc->combine_estimate = MAX(cwork / tc->cores, ccpl);
+	}
+	if (over) {
 		tc->shards = -1;
 		for (int n = 1; n <= (int)costs->len; n++) {
 			double w = shard_wall(costs, n, fe_work, fe_max + dev_max, tc->cores);

