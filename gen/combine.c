@@ -121,11 +121,18 @@ static gboolean check_inputs(Shard *s, const char *image, const Edge *e, GHashTa
 /* The rule: the image's in the shard's manifest must be this build's
  * edge's, as shard_rule_text writes both; else the first difference. */
 static gboolean same_rule(Shard *s, const char *image, const Edge *e, const char *cugen, const Places *here,
-			  GError **err)
+			  GHashTable *texts, GError **err)
 {
 	char *rule = g_key_file_get_string(s->m, image, "rule", NULL);
-	char *text = shard_rule_text(e->rule, cugen, here);
-	char *mine = shard_rule_hash(text);
+	/* one text and hash per rule, as the spec has them (edges share rules) */
+	char **th = g_hash_table_lookup(texts, e->rule);
+	if (!th) {
+		th = g_new0(char *, 3);
+		th[0] = shard_rule_text(e->rule, cugen, here);
+		th[1] = shard_rule_hash(th[0]);
+		g_hash_table_insert(texts, e->rule, th);
+	}
+	const char *text = th[0], *mine = th[1];
 	gboolean same = rule && strcmp(rule, mine) == 0;
 	if (!same) {
 		char *grp = g_strconcat(SHARD_RULE_GROUP, rule ? rule : "", NULL);
@@ -138,8 +145,6 @@ static gboolean same_rule(Shard *s, const char *image, const Edge *e, const char
 		g_free(grp);
 	}
 	g_free(rule);
-	g_free(mine);
-	g_free(text);
 	return same;
 }
 
@@ -367,6 +372,7 @@ int cmd_combine(int argc, char **argv)
 		goto out;
 	const Places here = { gen.c->srcdir, gen.builddir };
 	GHashTable *taken = g_hash_table_new(g_str_hash, g_str_equal);
+	GHashTable *texts = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)g_strfreev);
 	GPtrArray *archs = g_ptr_array_new();
 	char *self = g_file_read_link("/proc/self/exe", NULL);
 	char *q = cg_sh_quote(self ? self : "cugen");
@@ -390,7 +396,7 @@ int cmd_combine(int argc, char **argv)
 		Shard *s = find_image(shards, image, e->arch, &err);
 		if (!s)
 			break;
-		if (!same_rule(s, image, e, self ? self : "cugen", &here, &err) ||
+		if (!same_rule(s, image, e, self ? self : "cugen", &here, texts, &err) ||
 		    !check_inputs(s, image, e, cache, &here, &err) || !to_import(gen.g, e, s, image, import, &err))
 			break;
 		g_hash_table_add(taken, (gpointer)image);
@@ -402,6 +408,7 @@ int cmd_combine(int argc, char **argv)
 	for (guint i = 0; i < shards->len && !err; i++)
 		extra_image(g_ptr_array_index(shards, i), taken, &err);
 	g_hash_table_destroy(taken);
+	g_hash_table_destroy(texts);
 	g_ptr_array_free(devs, TRUE);
 	g_free(self);
 	g_ptr_array_sort(archs, by_arch);

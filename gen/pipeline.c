@@ -91,7 +91,7 @@ static const char *get_opt(GPtrArray *argv, const char *opt)
 	return NULL;
 }
 
-static gboolean has_arg(GPtrArray *argv, const char *arg)
+gboolean argv_contains(GPtrArray *argv, const char *arg)
 {
 	for (guint i = 0; i < argv->len; i++)
 		if (strcmp(g_ptr_array_index(argv, i), arg) == 0)
@@ -298,7 +298,7 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 			} else {
 				PipeArch *a = g_new0(PipeArch, 1);
 				a->id = g_strdup(march + strlen("compute_"));
-				a->lto = has_arg(argv, "-lto");
+				a->lto = argv_contains(argv, "-lto");
 				char *f;
 				set_opt(argv, "--orig_src_file_name", P_F);
 				set_opt(argv, "--orig_src_path_name", P_C);
@@ -379,7 +379,7 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 			remove_prefixed(argv, "--image3=");
 			remove_prefixed(argv, "--embedded-fatbin=");
 			keep = take(&p->fatbin, argv, "fatbinary", err, &ok);
-		} else if (has_arg(argv, "-E")) {
+		} else if (argv_contains(argv, "-E")) {
 			char *arch = arch_of_define(argv);
 			set_exact(argv, PROBE_NAME ".cu", P_IN);
 			if (arch) {
@@ -394,7 +394,7 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 				set_opt(argv, "-o", P_O "/host.ii");
 				keep = take(&p->host_pp, argv, "host preprocess", err, &ok);
 			}
-		} else if (has_arg(argv, "-c")) {
+		} else if (argv_contains(argv, "-c")) {
 			set_file(argv, ".cudafe1.cpp", P_O "/fe.cpp");
 			set_exact(argv, PROBE_NAME ".o", P_OUT);
 			keep = take(&p->host_cc, argv, "host compile", err, &ok);
@@ -423,7 +423,7 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 		ok = FALSE;
 	}
 	if (ok) {
-		p->rdc = has_arg(p->cudafe, "--device-c");
+		p->rdc = argv_contains(p->cudafe, "--device-c");
 		for (guint i = 0; i < p->host_pp->len; i++) {
 			const char *a = g_ptr_array_index(p->host_pp, i);
 			if (g_str_has_prefix(a, "-D__CUDA_ARCH_LIST__="))
@@ -506,7 +506,7 @@ Dlink *dlink_parse(const char *dryrun, GError **err)
 				set_opt(argv, "-o", f);
 				g_free(f);
 				set_exact(argv, PROBE_NAME ".o", P_IN);
-				d->lto |= has_arg(argv, "-dlto");
+				d->lto |= argv_contains(argv, "-dlto");
 				a->nvlink = keep = argv;
 				g_ptr_array_add(d->archs, a);
 			}
@@ -516,7 +516,7 @@ Dlink *dlink_parse(const char *dryrun, GError **err)
 			remove_prefixed(argv, "--image3=");
 			remove_prefixed(argv, "--embedded-fatbin=");
 			keep = take(&d->fatbin, argv, "fatbinary", err, &ok);
-		} else if (has_arg(argv, "-c")) {
+		} else if (argv_contains(argv, "-c")) {
 			set_prefixed(argv, "-DFATBINFILE=", "\"" P_O "/fatbin.c\"");
 			set_prefixed(argv, "-DREGISTERLINKBINARYFILE=", "\"" P_REG "\"");
 			set_exact(argv, PROBE_NAME "_dlink.o", P_OUT);

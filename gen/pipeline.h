@@ -83,6 +83,8 @@ PipeArch *pipeline_arch(Pipeline *p, const char *id);
  * an argument holds ph, and ph replaced by value in every argument. */
 GPtrArray *argv_copy(GPtrArray *a);
 gboolean argv_has(GPtrArray *argv, const char *ph);
+/* Whether an argument is exactly arg. */
+gboolean argv_contains(GPtrArray *argv, const char *arg);
 void argv_subst(GPtrArray *argv, const char *ph, const char *value);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "pipeline.h"
 #include "util.h"
 
 #define AT_BUILD "@BUILD@"
@@ -241,22 +242,14 @@ out:
 	return r;
 }
 
-static gboolean has_word(GPtrArray *v, const char *w)
-{
-	for (guint i = 0; i < v->len; i++)
-		if (strcmp(g_ptr_array_index(v, i), w) == 0)
-			return TRUE;
-	return FALSE;
-}
-
 gboolean reloc_records_names(GPtrArray *cicc)
 {
-	return has_word(cicc, "-generate-line-info") || has_word(cicc, "--debug_mode");
+	return argv_contains(cicc, "-generate-line-info") || argv_contains(cicc, "--debug_mode");
 }
 
 gboolean reloc_can_rename(GPtrArray *cicc)
 {
-	return reloc_records_names(cicc) && !has_word(cicc, "-show-src");
+	return reloc_records_names(cicc) && !argv_contains(cicc, "-show-src");
 }
 
 /* ---- cugen srcnames ---- */
