@@ -7,7 +7,11 @@
  * command leaves an unchanged output alone) becomes a stamp rule, as
  * ninja's restat would: its recipe touches OUT.stamp, and OUT follows the
  * stamp with an empty recipe, so make neither reruns the command nor
- * remakes OUT's users while OUT keeps its time. */
+ * remakes OUT's users while OUT keeps its time. A changed command remakes
+ * its outputs, as ninja's log of commands does: each edge's recipe ends
+ * by recording its command's hash in .cugen/cmd/KEY.mk (KEY: a hash of
+ * its first output), which the Makefile includes, and the edge depends on
+ * cugen-force unless the recorded hash is its command's. */
 #include "make.h"
 
 #include <string.h>
@@ -109,6 +113,8 @@ GString *make_write(const Graph *g, const char *header, const char *cugen, GErro
 		g_string_append_printf(o, "CUGEN_POOL_%s = %d\n", p->name, p->depth);
 	}
 	g_free(qc);
+	/* the commands' records (see above) */
+	g_string_append(o, "CUGEN_CMD_DIR := $(shell mkdir -p .cugen/cmd)\n-include $(wildcard .cugen/cmd/*.mk)\n");
 	/* the default target first */
 	g_string_append(o, "\n.DEFAULT_GOAL := all\n");
 	GString *phony = g_string_new(".PHONY:");
@@ -135,6 +141,10 @@ GString *make_write(const Graph *g, const char *header, const char *cugen, GErro
 		}
 		char *stamp = restat_stamp(e);
 		GString *outs = NULL;
+		char *cmd = edge_command(e);
+		char *key = cg_hash_hex(EDGE_AT(e->outs, 0), strlen(EDGE_AT(e->outs, 0)));
+		char *hash = cg_hash_hex(cmd, strlen(cmd));
+		key[16] = hash[16] = '\0';
 		if (stamp) {
 			/* OUT... follow STAMP; a missing OUT remakes the stamp */
 			outs = g_string_new(NULL);
@@ -156,10 +166,15 @@ GString *make_write(const Graph *g, const char *header, const char *cugen, GErro
 			}
 			g_string_append(line, EDGE_LEN(e->outs) + EDGE_LEN(e->implicit_outs) > 1 ? " &:" : ":");
 		}
+		if (e->kind != EK_REGEN)
+			g_string_append_printf(line, " $(if $(filter %s,$(cugen_cmd_%s)),,cugen-force)", hash, key);
 		if (!put_paths(line, e->ins, err) || !put_paths(line, e->implicit_ins, err) ||
 		    (EDGE_LEN(e->order_ins) && (g_string_append(line, " |"), !put_paths(line, e->order_ins, err)))) {
 			g_string_free(line, TRUE);
 			g_free(stamp);
+			g_free(cmd);
+			g_free(key);
+			g_free(hash);
 			if (outs)
 				g_string_free(outs, TRUE);
 			goto fail;
@@ -176,7 +191,6 @@ GString *make_write(const Graph *g, const char *header, const char *cugen, GErro
 		g_free(desc);
 		/* make creates no directories for its targets */
 		char *dir = g_path_get_dirname(EDGE_AT(e->outs, 0));
-		char *cmd = edge_command(e);
 		g_string_append(line, "\t$(Q)");
 		if (strcmp(dir, ".") != 0) {
 			char *qdir = cg_sh_quote(dir);
@@ -194,6 +208,8 @@ GString *make_write(const Graph *g, const char *header, const char *cugen, GErro
 		} else {
 			put_recipe(line, cmd);
 		}
+		if (e->kind != EK_REGEN)
+			g_string_append_printf(line, " && echo 'cugen_cmd_%s := %s' >.cugen/cmd/%s.mk", key, hash, key);
 		if (stamp) {
 			char *qs = cg_sh_quote(stamp);
 			g_string_append(line, " && touch ");
@@ -206,6 +222,8 @@ GString *make_write(const Graph *g, const char *header, const char *cugen, GErro
 		}
 		g_string_append_c(line, '\n');
 		g_free(cmd);
+		g_free(key);
+		g_free(hash);
 		g_free(dir);
 		if (e->rule->depfile) {
 			/* the depfile ninja would read: make includes it */
@@ -223,7 +241,7 @@ GString *make_write(const Graph *g, const char *header, const char *cugen, GErro
 	g_string_append(phony, " clean cugen-force\n");
 	g_string_append(o, "\ncugen-force:\n");
 	g_string_append(o, "\nclean:\n\t@echo 'removing the build outputs (obj/ and the targets)'\n"
-			   "\t$(Q)rm -rf obj shard\n");
+			   "\t$(Q)rm -rf obj shard .cugen/cmd\n");
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
 		for (guint k = 0; e->kind == EK_SYMLINK && k < EDGE_LEN(e->outs); k++) {

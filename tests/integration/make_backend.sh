@@ -1,7 +1,8 @@
 # --backend make: examples/multi built by GNU make -j2 from cugen's
 # Makefile gives the same images as the ninja build, the same steps ran
 # for the same outputs (cugen exec logs every step of both), header
-# changes are seen, a second make does nothing, the pools hold (cugen
+# changes are seen, a changed command remakes its outputs (ninja's log of
+# commands, as .cugen/cmd records), a second make does nothing, the pools hold (cugen
 # slot), and paths make cannot express are refused clearly.
 . "$(dirname "$0")/lib.sh"
 need_cuda
@@ -46,6 +47,15 @@ rm bm/obj/multi/lib/scan.cu.p/stub.c
 make -C bm -j2 >make5.log 2>&1 || die "make after removing a stub failed"
 grep -q '^CUDA stub obj/multi/lib/scan.cu.p/stub.c$' make5.log || { cat make5.log; die "a removed stub was not made again"; }
 [ -f bm/obj/multi/lib/scan.cu.p/stub.c ] || die "the stub is still missing"
+
+note "a changed command remakes its outputs, as ninja does; then nothing more"
+# (a define of one target's TUs: only that target's commands change)
+run "$CUGEN" setup -B bm -D cuda.archs="75 80" --backend make -D 'target.multi_app.defines=MULTI_APP_FLAG=1'
+make -C bm -j2 >make6.log 2>&1 || { tail make6.log; die "make after a changed define failed"; }
+grep -q '^CXX .*app/main.cpp' make6.log || { cat make6.log; die "the changed define did not recompile main.cpp"; }
+grep -q 'obj/multi/lib/' make6.log && { cat make6.log; die "the library was rebuilt for another target's define"; }
+make -C bm -j2 >make7.log 2>&1 || die "make after that failed"
+grep -q '^CUDA\|^CXX\|^LINK\|^AR' make7.log && { cat make7.log; die "the make after the changed command did work"; }
 
 note "the pools hold under make -j8 (cugen slot)"
 # device compiles run in pool device, or in pool compile with the host
