@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "envflags.h"
+#include "archspell.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -255,11 +255,11 @@ ArchSet *archset_resolve(const Setting *archs, const Setting *ptx,
 			 * value in cugen's */
 			char *ca = NULL, *cp = NULL;
 			gboolean cmake = (strchr(w, ';') || strstr(w, "-real") || strstr(w, "-virtual")) &&
-					 envflags_cmake_archs(w, &ca, &cp);
+					 archspell_cmake(w, &ca, &cp);
 			g_free(ca);
 			g_free(cp);
 			ca = cp = NULL;
-			if (cmake && envflags_cmake_archs(archs->value, &ca, &cp))
+			if (cmake && archspell_cmake(archs->value, &ca, &cp))
 				word_error(err, archs, w, "invalid arch '%s': that is CMake's spelling; write archs = %s with "
 					   "ptx = %s", w, ca, cp);
 			else

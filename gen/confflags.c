@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "archspell.h"
 #include "envflags.h"
 #include "util.h"
 
@@ -64,6 +65,32 @@ static void prepend(GPtrArray *secs, SecKind kind, const char *key, const char *
 	g_free(v);
 }
 
+/* [cuda] archs in nvcc's -gencode spelling (a configure option's value,
+ * say) as cugen's archs and ptx, both at the entry's place. */
+static gboolean gencode_archs(Section *cuda, GError **err)
+{
+	Entry *e = cuda ? cf_find_entry(cuda, "archs") : NULL;
+	if (!e || !archspell_is_gencode(e->value))
+		return TRUE;
+	char *archs = NULL, *ptx = NULL, *bad = NULL;
+	if (!archspell_gencode(e->value, &archs, &ptx, &bad)) {
+		if (bad)
+			cf_entry_error(err, e, "archs: '%s': cugen builds each sm_NN from compute_NN (write "
+				       "arch=compute_NN,code=sm_NN)", bad);
+		else
+			cf_entry_error(err, e, "archs: '%s' is neither an arch list nor nvcc -gencode options (e.g. "
+				       "archs = 80 90, or -gencode=arch=compute_80,code=sm_80)", e->value);
+		g_free(bad);
+		return FALSE;
+	}
+	Loc loc = e->loc;
+	cf_set_entry(cuda, "archs", archs, loc);
+	cf_set_entry(cuda, "ptx", ptx, loc);
+	g_free(archs);
+	g_free(ptx);
+	return TRUE;
+}
+
 gboolean cf_apply_base_flags(GPtrArray *secs, const ConfigOptions *opt, GError **err)
 {
 	int bt;
@@ -74,7 +101,7 @@ gboolean cf_apply_base_flags(GPtrArray *secs, const ConfigOptions *opt, GError *
 	Section *cuda = cf_find_section(secs, SEC_CUDA, NULL);
 	if (*ca && !cf_find_entry(cuda, "archs")) {
 		char *archs = NULL, *ptx = NULL;
-		if (!envflags_cmake_archs(ca, &archs, &ptx)) {
+		if (!archspell_cmake(ca, &archs, &ptx)) {
 			cg_error(err, "CUDAARCHS '%s' is not an arch list (e.g. CUDAARCHS='80;90' or '80-real;90')", ca);
 			return FALSE;
 		}
@@ -86,6 +113,8 @@ gboolean cf_apply_base_flags(GPtrArray *secs, const ConfigOptions *opt, GError *
 		g_free(archs);
 		g_free(ptx);
 	}
+	if (!gencode_archs(cuda, err))
+		return FALSE;
 	char *cu = cf_join_flags(envflags_get(env, ENV_CUDAFLAGS), types[bt].cuda);
 	prepend(secs, SEC_CUDA, "flags", cu, "$CUDAFLAGS");
 	g_free(cu);

@@ -37,10 +37,5 @@ GString *envflags_record(const EnvFlags *e);
  * ("CFLAGS LDFLAGS"), or "" */
 char *envflags_used(const EnvFlags *e);
 
-/* An arch list as CMake spells it (CMAKE_CUDA_ARCHITECTURES, CUDAARCHS:
- * "80;90", "80-real", "90-virtual", all, all-major, native) as cugen's
- * archs and ptx ("80 90" with ptx "80 90"; "80" with none; "compute_90");
- * FALSE for a word CMake would refuse too. */
-gboolean envflags_cmake_archs(const char *spec, char **archs, char **ptx);
 
 #endif
