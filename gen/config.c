@@ -90,7 +90,8 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	t->mode = v;
 	if (!cf_get_bool(s, "lto", c->lto, &t->lto, err) ||
 	    !cf_get_bool(s, "devrt", TRUE, &t->devrt, err) ||
-	    !cf_get_bool(s, "pic", t->type == TGT_SHARED, &t->pic, err))
+	    !cf_get_bool(s, "pic", t->type == TGT_SHARED, &t->pic, err) ||
+	    !cf_get_bool(s, "device_link", FALSE, &t->device_link, err))
 		return FALSE;
 	if (!cf_check_words(s, "cuda_flags", err))
 		return FALSE;
@@ -103,6 +104,16 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	}
 	if (t->type == TGT_SHARED && !t->pic) {
 		cf_entry_error(err, cf_find_entry(s, "pic"), "a shared library needs pic = yes");
+		return FALSE;
+	}
+	if (t->device_link && (t->type != TGT_STATIC && t->type != TGT_OBJECT)) {
+		cf_entry_error(err, cf_find_entry(s, "device_link"),
+			       "device_link is for static and object targets (executables and shared libraries are "
+			       "device-linked anyway)");
+		return FALSE;
+	}
+	if (t->device_link && t->mode != MODE_RDC) {
+		cf_entry_error(err, cf_find_entry(s, "device_link"), "device_link = yes needs mode = rdc");
 		return FALSE;
 	}
 	if (t->lto && t->mode != MODE_RDC) {

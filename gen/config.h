@@ -73,6 +73,7 @@ struct Target {
 	gboolean lto;
 	gboolean devrt;
 	gboolean pic;
+	gboolean device_link; /* an rdc static or object target's own device link */
 	char *std;           /* c++17: [cuda] std, or -std in the flags */
 	int threads;         /* the flags' --threads N (for split = tu), or -1 */
 	char *cuda_flags;    /* [cuda] flags + target cuda_flags, less what

@@ -59,6 +59,7 @@ static void tstate_free(gpointer p)
 	g_free(s->output);
 	g_free(s->stub_arch);
 	dlink_free(s->dlink);
+	g_free(s->dlink_obj);
 	g_hash_table_destroy(s->rules);
 	g_free(s->compdb_prefix);
 	for (guint i = 0; i < s->narchs; i++)
@@ -384,6 +385,8 @@ Graph *edges_build(const Resolved *r, const EdgeOptions *opt, GraphInfo *info, G
 			else
 				for (guint k = 0; k < s->objects->len; k++)
 					g_ptr_array_add(outs, g_strdup(g_ptr_array_index(s->objects, k)));
+			if (s->dlink_obj)
+				g_ptr_array_add(outs, g_strdup(s->dlink_obj));
 			GPtrArray *copies = data_copies(&x, t);
 			for (guint k = 0; k < copies->len; k++) {
 				const char *d = g_ptr_array_index(copies, k);

@@ -48,6 +48,7 @@ typedef struct {
 	Edge *out_edge;        /* the edge that makes it */
 	char *stub_arch;       /* id of the arch whose dev edge writes the stub */
 	Dlink *dlink;          /* device link of an executable or shared library */
+	char *dlink_obj;       /* device_link = yes: the device-link object */
 	GHashTable *rules;     /* "fe", "fatbin", "host", "syntax" -> Rule*: rendered once */
 	char *compdb_prefix;   /* nvcc command for compile_commands.json, less the file */
 	struct TArch *archs;   /* per built arch (cuda_tu_arch), made on the first TU */

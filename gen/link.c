@@ -443,30 +443,11 @@ static void version_links(Ctx *x, Target *t, const char *real, const char *name)
 	g_free(so);
 }
 
-gboolean ed_target_output(Ctx *x, TState *s, GError **err)
+/* Libraries of t's dependencies, in link order. */
+static GPtrArray *link_order(Ctx *x, Target *t)
 {
-	Target *t = s->t;
-	s->output = target_output_name(t);
-	if (!s->output)
-		return TRUE;
-	GPtrArray *objs = g_ptr_array_new_with_free_func(g_free);
-	GHashTable *seen = g_hash_table_new(NULL, NULL);
-	link_objects(x, t, objs, seen);
-	g_hash_table_destroy(seen);
-	if (t->type == TGT_STATIC) {
-		Edge *e = graph_edge(x->g, EK_AR, ar_rule(x));
-		e->target = t->name;
-		edge_out(e, s->output);
-		s->out_edge = e;
-		for (guint i = 0; i < objs->len; i++)
-			edge_in(e, g_ptr_array_index(objs, i));
-		g_ptr_array_free(objs, TRUE);
-		dlink_archives(x, s);
-		return TRUE;
-	}
-	/* Libraries of the dependencies, in link order. */
 	GPtrArray *order = g_ptr_array_new();
-	seen = g_hash_table_new(NULL, NULL);
+	GHashTable *seen = g_hash_table_new(NULL, NULL);
 	GHashTable *walked = g_hash_table_new(NULL, NULL);
 	link_libs(x, t, order, seen, walked);
 	for (guint i = 0, j = order->len; j > i + 1; i++, j--) {
@@ -476,15 +457,66 @@ gboolean ed_target_output(Ctx *x, TState *s, GError **err)
 	}
 	g_hash_table_destroy(walked);
 	g_hash_table_destroy(seen);
+	return order;
+}
+
+/* The device link of t with its objects and the static libraries of
+ * order: the object to link, or NULL with err set. */
+static char *device_link_all(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *order, GError **err)
+{
+	GPtrArray *statics = g_ptr_array_new();
+	for (guint i = 0; i < order->len; i++) {
+		TState *ds = g_hash_table_lookup(x->state, g_ptr_array_index(order, i));
+		if (ds->t->type == TGT_STATIC)
+			g_ptr_array_add(statics, ds->t);
+	}
+	char *dl = device_link(x, s, objs, statics, err);
+	g_ptr_array_free(statics, TRUE);
+	return dl;
+}
+
+/* device_link = yes on a static or object target: its own device link
+ * (its objects, those of its object dependencies and its static
+ * libraries), an object for consumers that link it outside cugen, as
+ * CMake's CUDA_RESOLVE_DEVICE_SYMBOLS gives a static library. */
+static gboolean own_device_link(Ctx *x, TState *s, GPtrArray *objs, GError **err)
+{
+	if (!s->t->device_link)
+		return TRUE;
+	GPtrArray *order = link_order(x, s->t);
+	s->dlink_obj = device_link_all(x, s, objs, order, err);
+	g_ptr_array_free(order, TRUE);
+	return s->dlink_obj != NULL;
+}
+
+gboolean ed_target_output(Ctx *x, TState *s, GError **err)
+{
+	Target *t = s->t;
+	s->output = target_output_name(t);
+	GPtrArray *objs = g_ptr_array_new_with_free_func(g_free);
+	GHashTable *seen = g_hash_table_new(NULL, NULL);
+	link_objects(x, t, objs, seen);
+	g_hash_table_destroy(seen);
+	if (!s->output) {
+		gboolean ok = own_device_link(x, s, objs, err);
+		g_ptr_array_free(objs, TRUE);
+		return ok;
+	}
+	if (t->type == TGT_STATIC) {
+		Edge *e = graph_edge(x->g, EK_AR, ar_rule(x));
+		e->target = t->name;
+		edge_out(e, s->output);
+		s->out_edge = e;
+		for (guint i = 0; i < objs->len; i++)
+			edge_in(e, g_ptr_array_index(objs, i));
+		dlink_archives(x, s);
+		gboolean ok = own_device_link(x, s, objs, err);
+		g_ptr_array_free(objs, TRUE);
+		return ok;
+	}
+	GPtrArray *order = link_order(x, t);
 	if (target_needs_dlink(t)) {
-		GPtrArray *statics = g_ptr_array_new();
-		for (guint i = 0; i < order->len; i++) {
-			TState *ds = g_hash_table_lookup(x->state, g_ptr_array_index(order, i));
-			if (ds->t->type == TGT_STATIC)
-				g_ptr_array_add(statics, ds->t);
-		}
-		char *dl = device_link(x, s, objs, statics, err);
-		g_ptr_array_free(statics, TRUE);
+		char *dl = device_link_all(x, s, objs, order, err);
 		if (!dl) {
 			g_ptr_array_free(order, TRUE);
 			g_ptr_array_free(objs, TRUE);

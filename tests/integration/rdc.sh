@@ -1,7 +1,8 @@
 # Relocatable device code: examples/rdc (static library of RDC objects
 # device-linked in the executable, a shared library device-linked inside
 # itself) and examples/cdp (dynamic parallelism, libcudadevrt), for 2
-# archs. Every image of the final binaries equals plain `nvcc -dc` +
+# archs; device_link = yes gives the static library a device link of its
+# own (nvcc -dlink's images) for a program linked outside cugen. Every image of the final binaries equals plain `nvcc -dc` +
 # `nvcc -dlink` with the same flags, byte for byte; LTO builds link;
 # adding an arch reruns only that arch's device and nvlink edges and the
 # steps that combine them.
@@ -34,6 +35,19 @@ cd .. || exit 1
 same_images build/rdc_app ref/rdc_app "rdc_app (device-linked images and every TU's relocatable images)"
 same_images build/librdcshared.so ref/librdcshared.so "librdcshared.so"
 "$CUGEN" inspect build/rdc_app | grep -q ": .nv_fatbin #1 elf sm_80 " || die "no device-linked sm_80 image"
+
+note "device_link = yes: the static library's own device link, for a link outside cugen"
+run "$CUGEN" setup -B dl -D cuda.archs="80 90" -D cuda.module_id=absolute -D target.rdcstatic.device_link=yes
+"$NINJA" -C dl rdcstatic >/dev/null 2>&1 || die "ninja rdcstatic failed"
+[ -f dl/obj/rdcstatic/rdcstatic.dlink.p.o ] || die "ninja rdcstatic made no device-link object"
+(cd ref && run "$NVCC" -dlink $L -std=c++17 -O3 -Xcompiler -O2 -Xcompiler -Wall s_*.o -o static_dlink.o)
+same_images dl/obj/rdcstatic/rdcstatic.dlink.p.o ref/static_dlink.o "rdcstatic's device link (nvcc -dlink of its objects)"
+build dl >/dev/null
+run g++ ref/main.o dl/obj/rdcstatic/rdcstatic.dlink.p.o dl/librdcstatic.a build/librdcshared.so -o outside $LIBS
+if g++ ref/main.o dl/librdcstatic.a build/librdcshared.so -o outside2 $LIBS >link.txt 2>&1; then
+	die "linked without the device-link object"
+fi
+grep -q "undefined reference to .__cudaRegisterLinkedBinary_" link.txt || { cat link.txt; die "no undefined __cudaRegisterLinkedBinary_ without it"; }
 
 note "adding an arch reruns only its device edges, its nvlink and the combining steps"
 run "$CUGEN" setup -B inc --archs 80 -D cuda.archs="80 90"
