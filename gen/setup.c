@@ -465,7 +465,7 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	if (strcmp(a->backend, "automake") == 0) {
 		g_free(ini_rel);
 		g_free(project_archs);
-		return automake_write(gen->c, gen->g, err);
+		return automake_write(gen->c, gen->resolved, gen->g, err);
 	}
 	char *jobs = g_strdup_printf("%d", gen->plan.recommended_j);
 	const char *vars[] = {

@@ -63,9 +63,9 @@ setup() { # name variant args...
 	shift 2
 	b=$work/build/$n/$v
 	if "$CUGEN" setup -S "$work/src/$n" -B "$b" "$@" >"$work/msg" 2>&1; then
-		if [ -f "$work/src/$n/cugen.mk" ]; then # automake: the fragment goes beside cugen.ini
-			mkdir -p "$b" && mv "$work/src/$n/cugen.mk" "$b/"
-		fi
+		for f in cugen.mk cugen-vars.mk; do # automake: the fragments go beside cugen.ini
+			if [ -f "$work/src/$n/$f" ]; then mkdir -p "$b" && mv "$work/src/$n/$f" "$b/"; fi
+		done
 		keep "$n" "$v" "$b"
 	else
 		mkdir -p "$out/$n/$v"

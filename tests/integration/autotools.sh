@@ -75,7 +75,7 @@ if command -v libtoolize >/dev/null 2>&1; then
 	grep -q '^LT_INIT' configure.ac || die "could not add LT_INIT"
 	printf 'pic = yes\n' >>cugen.ini
 	run "$CUGEN" setup --backend automake
-	grep -q '^CUGEN_LTLIB_kernels = $(CUGEN_BUILDDIR)/libkernels.la$' cugen.mk || die "no CUGEN_LTLIB_kernels"
+	grep -q '^CUGEN_LTLIB_kernels = $(top_builddir)/cugen-build/libkernels.la$' cugen-vars.mk || die "no CUGEN_LTLIB_kernels"
 	echo 'int demo_wrap_version(void) { return 1; }' >src/wrap.c
 	cat >>Makefile.am <<'EOF2'
 lib_LTLIBRARIES = libdemowrap.la
@@ -92,7 +92,7 @@ EOF2
 	run autoreconf -fi
 	run ./configure CUGEN="$CUGEN" --with-cuda="$CUDA_PATH"
 	make -j2 >make.log 2>&1 || { tail -30 make.log; die "make with libtool failed"; }
-	grep -q -- '-Wl,--whole-archive cugen-build/.libs/libkernels.a' make.log || die "libtool did not put the CUDA objects into libdemowrap"
+	grep -q -- '-Wl,--whole-archive ./cugen-build/.libs/libkernels.a' make.log || die "libtool did not put the CUDA objects into libdemowrap"
 	nm -D .libs/libdemowrap.so | grep -q ' T demo_increment$' || die "libdemowrap.so lacks demo_increment"
 	for p in demo_conv demo_shared; do
 		./$p --help | grep -q 'archs 800,900' || die "$p --help"

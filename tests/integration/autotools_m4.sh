@@ -36,7 +36,7 @@ show:
 	@echo "$(state) $(cuda) [$(CUDA_PATH)]"
 AM
 run autoreconf -fi
-[ "$(./configure --help | grep -c -- '--with-cuda')" = 1 ] || { ./configure --help | grep -- --with-cuda; die "--with-cuda listed other than once"; }
+[ "$(./configure --help | grep -c -- '--with-cuda=')" = 1 ] || { ./configure --help | grep -- --with-cuda; die "--with-cuda listed other than once"; }
 show() { # configure arguments...: make show's line
 	./configure CUGEN="$CUGEN" "$@" >conf.log 2>&1 || { tail conf.log; die "configure $* failed"; }
 	make -s show
