@@ -259,9 +259,23 @@ static void test_lower_make_compdb(void)
 	GString *o = make_write(g, "# test\n", "cugen", &err);
 	g_assert_no_error(err);
 	g_assert_true(g_str_has_prefix(o->str, "# test\n"));
-	g_assert_nonnull(strstr(o->str, "obj/t/k.cu.p/sm_80.cubin: ../k.cu gen.h"));
-	g_assert_nonnull(strstr(o->str, "cicc ../k.cu -o obj/t/k.cu.p/sm_80.cubin"));
-	g_assert_nonnull(strstr(o->str, "app: obj/t/k.cu.p/sm_80.cubin"));
+	/* each edge depends on cugen-force unless its command's hash is
+	 * the one recorded, and its recipe records it */
+	g_assert_nonnull(strstr(o->str, "obj/t/k.cu.p/sm_80.cubin: $(if $(filter "));
+	g_assert_nonnull(strstr(o->str, ",,cugen-force) ../k.cu gen.h"));
+	g_assert_nonnull(strstr(o->str, "-include $(wildcard .cugen/cmd/*.mk)"));
+	/* (in the pool's slot: the command quoted) */
+	const char *rec = strstr(o->str, "cicc ../k.cu -o obj/t/k.cu.p/sm_80.cubin' && echo 'cugen_cmd_");
+	g_assert_nonnull(rec);
+	/* its key and hash: the same in the prerequisite */
+	char key[17] = "", hash[17] = "";
+	g_assert_cmpint(sscanf(rec, "cicc ../k.cu -o obj/t/k.cu.p/sm_80.cubin' && echo 'cugen_cmd_%16[0-9a-f] := %16[0-9a-f]'",
+			       key, hash), ==, 2);
+	char *pre = g_strdup_printf("$(if $(filter %s,$(cugen_cmd_%s)),,cugen-force)", hash, key);
+	g_assert_nonnull(strstr(o->str, pre));
+	g_free(pre);
+	g_assert_nonnull(strstr(o->str, ",,cugen-force) obj/t/k.cu.p/sm_80.cubin\n"));
+	g_assert_nonnull(strstr(o->str, "\napp: $(if $(filter "));
 	g_string_free(o, TRUE);
 	GString *j = compdb_write(g, "/b");
 	g_assert_nonnull(strstr(j->str, "\"directory\": \"/b\""));
