@@ -55,17 +55,25 @@ gboolean ch_has_tag(const char *dir)
 	return ok;
 }
 
+/* Empty, or holding nothing but a tag being written (cg_write_beneath's
+ * ".CACHEDIR.TAG.XXXXXXXX" of an edge that is making the cache now). */
 static gboolean is_empty_dir(const char *dir)
 {
 	GDir *d = g_dir_open(dir, 0, NULL);
-	gboolean empty = d && !g_dir_read_name(d);
+	gboolean empty = d != NULL;
+	const char *n;
+	while (empty && (n = g_dir_read_name(d)))
+		empty = n[0] == '.' && g_str_has_prefix(n + 1, TAG_NAME ".");
 	if (d)
 		g_dir_close(d);
 	return empty;
 }
 
 /* Whether dir is a cugen cache (its tag); when create, a missing or
- * empty directory becomes one. Nothing else is ever written into. */
+ * empty directory becomes one. Nothing else is ever written into. The
+ * first edges of a build with a new cache run together: each may find
+ * another's tag half written (then it writes its own, the same bytes) or
+ * just written (then it is a cache), never "not a cache". */
 gboolean ch_cache_root(const char *dir, gboolean create)
 {
 	if (ch_has_tag(dir))
@@ -74,7 +82,7 @@ gboolean ch_cache_root(const char *dir, gboolean create)
 		return FALSE;
 	struct stat sb;
 	if (stat(dir, &sb) == 0 && (!S_ISDIR(sb.st_mode) || !is_empty_dir(dir)))
-		return FALSE;
+		return ch_has_tag(dir);
 	return cg_write_beneath(dir, TAG_NAME, TAG_TEXT, strlen(TAG_TEXT), NULL);
 }
 

@@ -1,13 +1,16 @@
 /* test_untrusted.c -- the rules for what cugen is handed: names below a
  * directory (safepath.c), writes and removals that follow no planted
  * symbolic link, bounded reads, sealed state files (statefile.c) and
- * bounded runs of other programs (spawn.c). */
+ * bounded runs of other programs (spawn.c); and a compile cache's
+ * directory (cachedir.c), which only an empty or new one becomes, also
+ * while other edges are making it. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache_int.h"
 #include "safepath.h"
 #include "spawn.h"
 #include "statefile.h"
@@ -188,6 +191,41 @@ static void test_spawn_bounds(void)
 	g_unsetenv("CUGEN_TOOL_OUTPUT");
 }
 
+static void test_cache_root(void)
+{
+	char *c = path("cache");
+	/* new: made a cache */
+	g_assert_true(ch_cache_root(c, TRUE));
+	g_assert_true(ch_has_tag(c));
+	/* another edge's tag half written (its temporary alone): still
+	 * empty, this one writes the tag too */
+	char *c2 = path("cache2"), *tmp = g_build_filename(c2, ".CACHEDIR.TAG.0badf00d", NULL);
+	g_mkdir(c2, 0755);
+	g_assert_true(g_file_set_contents(tmp, "partial", -1, NULL));
+	g_assert_true(ch_cache_root(c2, TRUE));
+	g_assert_true(ch_has_tag(c2));
+	/* an empty directory a user made: a cache, and a cache it stays */
+	char *c3 = path("cache3"), *tag = g_build_filename(c3, "CACHEDIR.TAG", NULL);
+	g_mkdir(c3, 0755);
+	g_assert_true(ch_cache_root(c3, TRUE));
+	g_assert_true(ch_cache_root(c3, TRUE));
+	/* a directory of other files never becomes one */
+	char *d = path("notcache"), *f = g_build_filename(d, "data.txt", NULL);
+	g_mkdir(d, 0755);
+	g_assert_true(g_file_set_contents(f, "x", -1, NULL));
+	g_assert_false(ch_cache_root(d, TRUE));
+	char *tagd = g_build_filename(d, "CACHEDIR.TAG", NULL);
+	g_assert_false(g_file_test(tagd, G_FILE_TEST_EXISTS));
+	g_free(tagd);
+	g_free(f);
+	g_free(d);
+	g_free(tag);
+	g_free(c3);
+	g_free(tmp);
+	g_free(c2);
+	g_free(c);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -197,6 +235,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/untrusted/read_regular", test_read_regular);
 	g_test_add_func("/untrusted/state_seal", test_state_seal);
 	g_test_add_func("/untrusted/spawn_bounds", test_spawn_bounds);
+	g_test_add_func("/untrusted/cache_root", test_cache_root);
 	int rc = g_test_run();
 	cg_rm_tree(tmpdir);
 	g_free(tmpdir);
