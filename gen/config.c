@@ -104,16 +104,19 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	}
 	if (t->type == TGT_SHARED && !t->pic) {
 		cf_entry_error(err, cf_find_entry(s, "pic"), "a shared library needs pic = yes");
+		g_free(own);
 		return FALSE;
 	}
 	if (t->device_link && (t->type != TGT_STATIC && t->type != TGT_OBJECT)) {
 		cf_entry_error(err, cf_find_entry(s, "device_link"),
 			       "device_link is for static and object targets (executables and shared libraries are "
 			       "device-linked anyway)");
+		g_free(own);
 		return FALSE;
 	}
 	if (t->device_link && t->mode != MODE_RDC) {
 		cf_entry_error(err, cf_find_entry(s, "device_link"), "device_link = yes needs mode = rdc");
+		g_free(own);
 		return FALSE;
 	}
 	if (t->lto && t->mode != MODE_RDC) {
@@ -122,13 +125,16 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 			cf_entry_error(err, e, "lto = yes needs mode = rdc");
 		else
 			cg_error_at(err, s->loc.file, s->loc.line, "lto = yes needs mode = rdc");
+		g_free(own);
 		return FALSE;
 	}
 	/* (cuda_flags: checked before its words were read, above) */
 	const char *const flag_keys[] = { "host_flags", "cflags", "cxxflags", "ldflags", NULL };
 	for (int i = 0; flag_keys[i]; i++)
-		if (!cf_check_words(s, flag_keys[i], err))
+		if (!cf_check_words(s, flag_keys[i], err)) {
+			g_free(own);
 			return FALSE;
+		}
 	t->cuda_flags_loc = cf_entry_loc(s, "cuda_flags");
 	t->cuda_flags = cf_join_flags(c->flags, own);
 	g_free(own);

@@ -141,10 +141,6 @@ GString *make_write(const Graph *g, const char *header, const char *cugen, GErro
 		}
 		char *stamp = restat_stamp(e);
 		GString *outs = NULL;
-		char *cmd = edge_command(e);
-		char *key = cg_hash_hex(EDGE_AT(e->outs, 0), strlen(EDGE_AT(e->outs, 0)));
-		char *hash = cg_hash_hex(cmd, strlen(cmd));
-		key[16] = hash[16] = '\0';
 		if (stamp) {
 			/* OUT... follow STAMP; a missing OUT remakes the stamp */
 			outs = g_string_new(NULL);
@@ -166,6 +162,10 @@ GString *make_write(const Graph *g, const char *header, const char *cugen, GErro
 			}
 			g_string_append(line, EDGE_LEN(e->outs) + EDGE_LEN(e->implicit_outs) > 1 ? " &:" : ":");
 		}
+		char *cmd = edge_command(e);
+		char *key = cg_hash_hex(EDGE_AT(e->outs, 0), strlen(EDGE_AT(e->outs, 0)));
+		char *hash = cg_hash_hex(cmd, strlen(cmd));
+		key[16] = hash[16] = '\0';
 		if (e->kind != EK_REGEN)
 			g_string_append_printf(line, " $(if $(filter %s,$(cugen_cmd_%s)),,cugen-force)", hash, key);
 		if (!put_paths(line, e->ins, err) || !put_paths(line, e->implicit_ins, err) ||
