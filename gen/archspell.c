@@ -24,18 +24,18 @@ gboolean archspell_cmake(const char *spec, char **archs, char **ptx)
 		const char *how = dash ? dash + 1 : "";
 		if (!dash && (strcmp(*x, "all") == 0 || strcmp(*x, "native") == 0)) {
 			special = TRUE;
-			g_string_append_printf(a, "%s%s", a->len ? " " : "", *x);
+			add_word(a, *x);
 		} else if (strcmp(*x, "all-major") == 0) {
 			special = TRUE;
-			g_string_append_printf(a, "%s%s", a->len ? " " : "", *x);
+			add_word(a, *x);
 		} else if (!*num || !g_ascii_isdigit(*num) ||
 			   strspn(num, "0123456789") < strlen(num) - (strchr("af", num[strlen(num) - 1]) ? 1 : 0)) {
 			ok = FALSE;
 		} else if (!*how) {
-			g_string_append_printf(a, "%s%s", a->len ? " " : "", num);
-			g_string_append_printf(p, "%s%s", p->len ? " " : "", num);
+			add_word(a, num);
+			add_word(p, num);
 		} else if (strcmp(how, "real") == 0) {
-			g_string_append_printf(a, "%s%s", a->len ? " " : "", num);
+			add_word(a, num);
 		} else if (strcmp(how, "virtual") == 0) {
 			g_string_append_printf(a, "%scompute_%s", a->len ? " " : "", num);
 		} else {
@@ -49,6 +49,16 @@ gboolean archspell_cmake(const char *spec, char **archs, char **ptx)
 	*ptx = ok ? (special ? g_strdup("highest") : p->len ? g_strdup(p->str) : g_strdup("none")) : NULL;
 	g_string_free(p, TRUE);
 	return ok;
+}
+
+/* n (taken) into the table of numbers with kind bits (1 SASS, 2 PTX),
+ * order keeping the first time each was named. */
+static void note_arch(GHashTable *kinds, GPtrArray *order, char *n, int bits)
+{
+	gpointer old = g_hash_table_lookup(kinds, n);
+	if (!old)
+		g_ptr_array_add(order, g_strdup(n));
+	g_hash_table_insert(kinds, n, GINT_TO_POINTER(GPOINTER_TO_INT(old) | bits));
 }
 
 /* "sm_80" or "compute_80" (with a or f after the number): its number
@@ -105,10 +115,7 @@ static gboolean one_gencode(const char *spec, GHashTable *kinds, GPtrArray *orde
 			g_free(n);
 			break;
 		}
-		gpointer old = g_hash_table_lookup(kinds, n);
-		if (!old)
-			g_ptr_array_add(order, g_strdup(n));
-		g_hash_table_insert(kinds, n, GINT_TO_POINTER(GPOINTER_TO_INT(old) | (compute ? 2 : 1)));
+		note_arch(kinds, order, n, compute ? 2 : 1);
 	}
 	g_strfreev(c);
 	g_free(codes);
@@ -155,12 +162,8 @@ gboolean archspell_gencode(const char *spec, char **archs, char **ptx, char **ba
 			gboolean compute;
 			char *n = code_num(val, &compute);
 			ok = n != NULL;
-			if (ok) {
-				gpointer old = g_hash_table_lookup(kinds, n);
-				if (!old)
-					g_ptr_array_add(order, g_strdup(n));
-				g_hash_table_insert(kinds, n, GINT_TO_POINTER(GPOINTER_TO_INT(old) | (compute ? 2 : 3)));
-			}
+			if (ok)
+				note_arch(kinds, order, n, compute ? 2 : 3);
 		} else {
 			ok = val && one_gencode(val, kinds, order, bad);
 		}
