@@ -124,6 +124,13 @@ static void la_rule(GString *rules, const char *P, const char *lt, const char *v
 	g_free(base);
 }
 
+/* The libtool object beside obj (P/obj less .o, then .lo). */
+static char *lo_path(const char *P, const char *obj)
+{
+	gsize n = strlen(obj) - (g_str_has_suffix(obj, ".o") ? 2 : 0);
+	return g_strdup_printf("%s/%.*s.lo", P, (int)n, obj);
+}
+
 typedef struct {
 	const Config *c;
 	const Graph *g;
@@ -159,16 +166,14 @@ static gboolean am_target(Frag *f, Target *t, GError **err)
 			    (e->kind == EK_FATBIN || e->kind == EK_NVCC || e->kind == EK_CC || e->kind == EK_CXX)) {
 				const char *o = EDGE_AT(e->outs, 0);
 				char *path = g_strdup_printf("%s/%s", f->P, o);
-				char *stem = g_str_has_suffix(o, ".o") ? g_strndup(o, strlen(o) - 2) : g_strdup(o);
-				char *lop = g_strdup_printf("%s/%s.lo", f->P, stem);
+				char *lop = lo_path(f->P, o);
 				char *rel = g_path_get_basename(o);
-				g_string_append_c(f->vars, ' ');
-				ok = am_word(f->vars, path, &t->loc, err);
+				g_string_append_printf(f->vars, " %s/", f->P);
+				ok = am_word(f->vars, o, &t->loc, err);
 				g_string_append_printf(lo, " %s", lop);
 				lo_rule(f->rules, lop, path, rel, t->pic);
 				g_free(rel);
 				g_free(lop);
-				g_free(stem);
 				g_free(path);
 			}
 		}
@@ -181,9 +186,8 @@ static gboolean am_target(Frag *f, Target *t, GError **err)
 	if (dlobj) {
 		dl = var_name("CUGEN_DLINK_", t->name);
 		dllo = var_name("CUGEN_DLINK_LO_", t->name);
-		char *stem = g_strndup(dlobj, strlen(dlobj) - 2);
 		char *rel = g_path_get_basename(dlobj);
-		char *lop = g_strdup_printf("%s/%s.lo", f->P, stem);
+		char *lop = lo_path(f->P, dlobj);
 		g_string_append_printf(f->vars, "%s = %s/%s\n%s = %s\n", dl, f->P, dlobj, dllo, lop);
 		g_string_append_printf(f->rules, "$(%s): cugen-all\n\t@:\n", dl);
 		char *lo_ref = g_strdup_printf("$(%s)", dllo), *dl_ref = g_strdup_printf("$(%s)", dl);
@@ -193,7 +197,6 @@ static gboolean am_target(Frag *f, Target *t, GError **err)
 		g_free(dl_ref);
 		g_free(lop);
 		g_free(rel);
-		g_free(stem);
 	}
 	if (t->type == TGT_STATIC) {
 		char *lt = var_name("CUGEN_LTLIB_", t->name);

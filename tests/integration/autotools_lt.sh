@@ -23,10 +23,19 @@ copy_example autotools-lt "$WORK/p"
 cd "$WORK/p" || exit 1
 cmp -s m4/cugen.m4 "$SRC/templates/cugen.m4" || die "examples/autotools-lt/m4/cugen.m4 is not templates/cugen.m4"
 for f in cugen.mk cugen-vars.mk; do cp kernel/$f kernel/$f.committed; done
-(cd kernel && run "$CUGEN" setup --backend automake)
+(cd kernel && "$CUGEN" setup --backend automake) >setup.log 2>&1 || { cat setup.log; die "setup --backend automake in kernel/ failed"; }
 for f in cugen.mk cugen-vars.mk; do
 	cmp kernel/$f kernel/$f.committed || die "the committed kernel/$f is not what cugen setup --backend automake writes"
 	rm kernel/$f.committed
+done
+
+note "an object target's objects as libtool objects"
+mkdir -p "$WORK/ob/src" && printf '__global__ void k() {}\n' >"$WORK/ob/src/a.cu" && printf 'int f(void) { return 1; }\n' >"$WORK/ob/src/b.c"
+printf '[project]\nname = ob\n[cuda]\narchs = 80\n[target objs]\ntype = object\npic = yes\nsources = src/a.cu src/b.c\n' >"$WORK/ob/cugen.ini"
+(cd "$WORK/ob" && "$CUGEN" setup --backend automake) >setup.log 2>&1 || { cat setup.log; die "setup --backend automake of an object target failed"; }
+for o in a.cu b.c; do
+	grep -q "^CUGEN_LTOBJ_objs = .*\$(top_builddir)/cugen-build/obj/objs/src/$o\.lo" "$WORK/ob/cugen-vars.mk" || die "no $o.lo in CUGEN_LTOBJ_objs"
+	grep -q "pic_object='$o.o'" "$WORK/ob/cugen.mk" || die "no libtool object text for $o"
 done
 
 run autoreconf -fi
@@ -42,6 +51,10 @@ grep -q ' U __cudaRegisterLinkedBinary_' nm.txt && die "libcomp.so has undefined
 [ "$(grep -c ' T __cudaRegisterLinkedBinary_' nm.txt)" = 2 ] || die "libcomp.so does not define the two TUs' __cudaRegisterLinkedBinary_"
 make check >check.log 2>&1 || { tail -30 check.log; die "make check failed"; }
 grep -q '^loader: loaded .*libcomp.so; \(PASS\|SKIP no CUDA device\)' tests/load.sh.log || { cat tests/load.sh.log; die "the component did not load"; }
+# the device link as a libtool object: libtool takes the .lo as its own
+./libtool --tag=CC --mode=link gcc -o libdlo.la -rpath /nowhere kernel/cugen-build/obj/kernels/kernels.dlink.p.lo >lo.log 2>&1 ||
+	{ cat lo.log; die "libtool refused CUGEN_DLINK_LO_kernels"; }
+[ "$(nm .libs/libdlo.so | grep -c ' T __cudaRegisterLinkedBinary_')" = 2 ] || die "the .lo did not bring the device link"
 "$CUGEN" inspect .libs/libcomp.so >inspect.txt 2>&1 || { cat inspect.txt; die "cugen inspect libcomp.so"; }
 for a in sm_75 sm_80; do grep -q "\.nv_fatbin .* elf $a " inspect.txt || { cat inspect.txt; die "no linked $a image in libcomp.so"; }; done
 "$CUGEN" inspect libcomp.la >inspect-la.txt 2>&1 || { cat inspect-la.txt; die "cugen inspect libcomp.la"; }
