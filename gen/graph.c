@@ -194,6 +194,7 @@ Edge *graph_edge(Graph *g, EdgeKind kind, Rule *rule)
 	e->kind = kind;
 	e->rule = rule;
 	e->graph = g;
+	e->serial = g->edges->len;
 	g_ptr_array_add(g->edges, e);
 	return e;
 }

@@ -77,6 +77,9 @@ struct Edge {
 	int pending;          /* planner scratch */
 	guint index;          /* planner scratch */
 	guint npred;          /* planner: inputs made by other edges */
+	int split;            /* planner: the --split-compile it weighs for this edge
+	                       * (an annotation; the rule's is what is built) */
+	guint serial;         /* the order edges.c made it in (graph_edge) */
 };
 
 #define EDGE_LEN(a) ((a) ? (a)->len : 0u)

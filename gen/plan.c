@@ -248,17 +248,28 @@ static void candidate_free(Candidate *k)
 	graph_info_clear(&k->info);
 }
 
+/* Whether to take alternative a (expected t_alt against t_cur), with
+ * cugen plan's line for it. */
+static gboolean decide(const Alternative *a, double t_alt, double t_cur, Plan *p)
+{
+	const char *note = a->prev >= 0 && prefer(t_alt, t_cur, -1, a->margin, a->gain, 0) !=
+				   prefer(t_alt, t_cur, a->prev, a->margin, a->gain, a->change)
+			   ? ", as in the last setup" : "";
+	if (prefer(t_alt, t_cur, a->prev, a->margin, a->gain, a->change)) {
+		why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->taken, t_alt, a->kept_short, t_cur, note);
+		return TRUE;
+	}
+	why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->kept, t_cur, a->taken_short, t_alt, note);
+	return FALSE;
+}
+
 /* Keeps whichever of the evaluated candidate k (choices alt) and *g
- * prefer() picks, and says why: *g, *info, *ch, *t and *how then
- * describe the kept one; k is used up. */
+ * decide() picks: *g, *info, *ch, *t and *how then describe the kept
+ * one; k is used up. */
 static void weigh(const Alternative *a, const EdgeOptions *alt, Candidate *k, Plan *p, Graph **g,
 		  GraphInfo *info, EdgeOptions *ch, double *t, const char **how)
 {
-	const char *note = a->prev >= 0 && prefer(k->t, *t, -1, a->margin, a->gain, 0) !=
-				   prefer(k->t, *t, a->prev, a->margin, a->gain, a->change)
-			   ? ", as in the last setup" : "";
-	if (prefer(k->t, *t, a->prev, a->margin, a->gain, a->change)) {
-		why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->taken, k->t, a->kept_short, *t, note);
+	if (decide(a, k->t, *t, p)) {
 		graph_free(*g);
 		graph_info_clear(info);
 		*info = k->info;
@@ -267,7 +278,6 @@ static void weigh(const Alternative *a, const EdgeOptions *alt, Candidate *k, Pl
 		*t = k->t;
 		*how = k->how;
 	} else {
-		why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->kept, *t, a->taken_short, k->t, note);
 		candidate_free(k);
 	}
 }
@@ -335,6 +345,50 @@ static GHashTable *last_device_edges(Graph *g, const Plan *p, int threads, guint
 	return set;
 }
 
+/* The edges edges.c splits for set (first outputs of device edges) with
+ * --split-compile sc: each device edge in it and, with ptxas edges, its
+ * cicc edge; none with the cache or for LTO images. Marks them in
+ * e->split (0: none), so that the simulation weighs the split on this
+ * graph as built, without building it again (lower_split does at the
+ * end). */
+static void annotate_split(Graph *g, GHashTable *set, int sc, const Config *c)
+{
+	for (guint i = 0; i < g->edges->len; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		e->split = 0;
+		if (!set || c->cache_dir || (e->kind != EK_DEV && e->kind != EK_CICC) || !EDGE_LEN(e->outs) ||
+		    g_str_has_suffix(EDGE_AT(e->outs, 0), ".ltoir"))
+			continue;
+		char *key = split_key(e);
+		if (g_hash_table_contains(set, key))
+			e->split = sc;
+		g_free(key);
+	}
+}
+
+static gint by_serial(gconstpointer a, gconstpointer b)
+{
+	const Edge *x = *(Edge *const *)a, *y = *(Edge *const *)b;
+	return x->serial < y->serial ? -1 : x->serial > y->serial;
+}
+
+/* The edges back in the order edges.c made them: where a freshly built
+ * graph's evaluation starts. */
+static void built_order(Graph *g)
+{
+	g_ptr_array_sort(g->edges, by_serial);
+}
+
+/* Whether the planner's split annotations are g's only record of the
+ * tail split it chose (the rules were built without it). */
+static gboolean annotated(const Graph *g)
+{
+	for (guint i = 0; i < g->edges->len; i++)
+		if (((Edge *)g_ptr_array_index(g->edges, i))->split)
+			return TRUE;
+	return FALSE;
+}
+
 /* The tail split (profile split_compile = auto or tail, 4 cores or
  * more): at the end of a build, the last device compiles run while cores
  * idle (nothing else is left to start). nvcc --split-compile runs parts
@@ -343,17 +397,18 @@ static GHashTable *last_device_edges(Graph *g, const Plan *p, int threads, guint
  * shard manifest say so; split_compile = 0 keeps plain nvcc's code).
  * Tries the last cores/4, cores/2 and cores device edges by where their
  * chains end (a set from the last setup stays unless dropping it saves
- * 10%: a change reruns the edges it moves). */
-static gboolean try_tail_split(GraphBuilder build, void *data, const History *h, const Config *c, Plan *p,
-			       int threads, Graph **g, GraphInfo *info, EdgeOptions *ch, double *t, const char **how,
-			       GError **err)
+ * 10%: a change reruns the edges it moves). Each set is an annotation
+ * of *g's edges (annotate_split), simulated from *g's built order; the
+ * one taken stays annotated, with the order its simulation chose. */
+static void try_tail_split(const History *h, const Config *c, Plan *p, int threads, Graph *g,
+			   const GraphInfo *info, EdgeOptions *ch, double *t, const char **how)
 {
 	const int sc = p->cores >= 8 ? 4 : 2;
 	guint ndev = 0;
-	for (guint i = 0; i < (*g)->edges->len; i++)
-		ndev += splittable(g_ptr_array_index((*g)->edges, i));
+	for (guint i = 0; i < g->edges->len; i++)
+		ndev += splittable(g_ptr_array_index(g->edges, i));
 	if (!ndev)
-		return TRUE;
+		return;
 	p->tail_considered = TRUE;
 	p->tail_guessed = p->dev_measured == 0;
 	/* the sets to try: the last setup's (its edges that are still
@@ -371,7 +426,7 @@ static gboolean try_tail_split(GraphBuilder build, void *data, const History *h,
 	if (prev > 1 && h->split_edges && *h->split_edges) {
 		GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 		for (char **s = h->split_edges; *s; s++)
-			if (graph_maker(graph_intern(*g, *s)))
+			if (graph_maker(graph_intern(g, *s)))
 				g_hash_table_add(set, g_strdup(*s));
 		if (g_hash_table_size(set))
 			g_ptr_array_add(sets, set);
@@ -391,60 +446,95 @@ static gboolean try_tail_split(GraphBuilder build, void *data, const History *h,
 		for (gsize i = 0; i < G_N_ELEMENTS(ks); i++) {
 			guint k = MIN(MAX(ks[i], 1u), ndev);
 			if (k != last)
-				g_ptr_array_add(sets, last_device_edges(*g, p, threads, k));
+				g_ptr_array_add(sets, last_device_edges(g, p, threads, k));
 			last = k;
 		}
 	}
 	/* the fastest of them (the first of equals; the guessed set unless
-	 * another saves 2 s), against none */
-	Candidate best = { 0 };
+	 * another saves 2 s), against none; the counts of measured edges
+	 * that the simulation's spread depends on are g's (p has those of
+	 * the last graph costed, maybe one not kept) */
+	pl_set_costs(g, h, c, info, ch->threads, ch->pp_edges, p);
+	const guint n = g->edges->len;
+	gpointer *order = g_memdup2(g->edges->pdata, n * sizeof(gpointer));
+	gpointer *best_order = g_new(gpointer, n);
+	double best_t = 0;
+	const char *best_how = NULL;
+	GHashTable *best = NULL;
 	guint best_i = 0;
-	EdgeOptions alt = *ch;
-	alt.tail_split = sc;
-	gboolean ok = TRUE;
-	for (guint i = 0; i < sets->len && ok; i++) {
-		EdgeOptions o = alt;
-		o.split_edges = g_ptr_array_index(sets, i);
-		Candidate k;
-		ok = build_candidate(&k, &o, build, data, h, c, p, err);
-		if (!ok)
-			break;
-		k.t = evaluate(k.g, p, threads, &k.how);
+	for (guint i = 0; i < sets->len; i++) {
+		built_order(g);
+		annotate_split(g, g_ptr_array_index(sets, i), sc, c);
+		const char *k_how;
+		double k_t = evaluate(g, p, threads, &k_how);
 		const double bar = guessed && best_i == 0 ? 2 : 0;
-		if (!best.g || k.t < best.t - bar) {
-			if (best.g)
-				candidate_free(&best);
-			best = k;
+		if (!best || k_t < best_t - bar) {
+			best = g_ptr_array_index(sets, i);
 			best_i = i;
-			alt.split_edges = o.split_edges;
-		} else {
-			candidate_free(&k);
+			best_t = k_t;
+			best_how = k_how;
+			memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
 		}
 	}
-	if (ok) {
-		char *taken = g_strdup_printf("nvcc --split-compile %d for the %u device compiles whose chains end last "
-					      "(cores would idle; note: it changes their code, the shard manifest says so)",
-					      sc, g_hash_table_size(alt.split_edges));
-		char *taken_short = g_strdup_printf("with --split-compile %d for the last %u", sc,
-						    g_hash_table_size(alt.split_edges));
-		Alternative a = { taken, taken_short, "no --split-compile for the device compiles whose chains end last",
-				  "without", prev, 0.95, 2, 0.1, FALSE };
-		if (guessed) { /* measured: any 2 s keep the guessed set; another as new */
-			a.prev = -1;
-			if (best_i == 0)
-				a.margin = 1;
-		}
-		weigh(&a, &alt, &best, p, g, info, ch, t, how);
-		g_free(taken);
-		g_free(taken_short);
-	} else if (best.g) {
-		candidate_free(&best);
+	char *taken = g_strdup_printf("nvcc --split-compile %d for the %u device compiles whose chains end last "
+				      "(cores would idle; note: it changes their code, the shard manifest says so)",
+				      sc, g_hash_table_size(best));
+	char *taken_short = g_strdup_printf("with --split-compile %d for the last %u", sc, g_hash_table_size(best));
+	Alternative a = { taken, taken_short, "no --split-compile for the device compiles whose chains end last",
+			  "without", prev, 0.95, 2, 0.1, FALSE };
+	if (guessed) { /* measured: any 2 s keep the guessed set; another as new */
+		a.prev = -1;
+		if (best_i == 0)
+			a.margin = 1;
 	}
+	if (decide(&a, best_t, *t, p)) {
+		annotate_split(g, best, sc, c);
+		memcpy(g->edges->pdata, best_order, n * sizeof(gpointer));
+		ch->split_edges = best;
+		ch->tail_split = sc;
+		*t = best_t;
+		*how = best_how;
+	} else {
+		annotate_split(g, NULL, sc, c);
+		memcpy(g->edges->pdata, order, n * sizeof(gpointer));
+	}
+	g_free(taken);
+	g_free(taken_short);
+	g_free(order);
+	g_free(best_order);
 	for (guint i = 0; i < sets->len; i++)
 		if (g_ptr_array_index(sets, i) != ch->split_edges)
 			g_hash_table_destroy(g_ptr_array_index(sets, i));
 	g_ptr_array_free(sets, TRUE);
-	return ok;
+}
+
+/* The graph with the tail split an annotated *g stands for, built: the
+ * same edges, made in the same order, with the split rules; ordered as
+ * *g was and costed as it was. */
+static gboolean lower_split(Graph **g, GraphInfo *info, const EdgeOptions *ch, GraphBuilder build, void *data,
+			    const History *h, const Config *c, Plan *p, GError **err)
+{
+	Candidate k;
+	if (!build_candidate(&k, ch, build, data, h, c, p, err))
+		return FALSE;
+	const guint n = (*g)->edges->len;
+	if (k.g->edges->len != n) {
+		candidate_free(&k);
+		g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_FAILED, "internal error: the tail split's graph has %u edges, not %u",
+			    k.g->edges->len, n);
+		return FALSE;
+	}
+	double cpl, work; /* (its walk order as a fresh graph's: the sums in the same order) */
+	pl_bottom_levels(k.g, &cpl, &work);
+	gpointer *made = g_memdup2(k.g->edges->pdata, n * sizeof(gpointer));
+	for (guint i = 0; i < n; i++)
+		k.g->edges->pdata[i] = made[((Edge *)(*g)->edges->pdata[i])->serial];
+	g_free(made);
+	graph_free(*g);
+	graph_info_clear(info);
+	*g = k.g;
+	*info = k.info;
+	return TRUE;
 }
 
 /* auto (and tail, its older name) leave --split-compile to the planner;
@@ -590,9 +680,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		 * (10%). Only the kept way's lines stay in `cugen plan`. */
 		const EdgeOptions before = ch;
 		const guint a0 = p->why->len;
-		if (sc_auto && p->cores >= 4 &&
-		    !try_tail_split(build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
-			return NULL;
+		if (sc_auto && p->cores >= 4)
+			try_tail_split(h, c, p, pool_threads, g, info, &ch, &t_dev, &how);
 		const guint a1 = p->why->len;
 		EdgeOptions b = before;
 		b.ptxas_edges = TRUE;
@@ -604,12 +693,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 			 * spread of costs that A's was) */
 			if (kb.g->edges->len > g->edges->len && kb.g->edges->len <= 4000) {
 				kb.t = evaluate(kb.g, p, pool_threads, &kb.how);
-				if (sc_auto && p->cores >= 4 &&
-				    !try_tail_split(build, data, h, c, p, pool_threads, &kb.g, &kb.info, &b, &kb.t,
-						    &kb.how, err)) {
-					candidate_free(&kb);
-					return NULL;
-				}
+				if (sc_auto && p->cores >= 4)
+					try_tail_split(h, c, p, pool_threads, kb.g, &kb.info, &b, &kb.t, &kb.how);
 				const guint b1 = p->why->len;
 				Alternative px = { "cicc and ptxas as edges of their own", "as edges of their own",
 						   "cicc and ptxas in one device edge", "in one device edge",
@@ -657,6 +742,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 				return NULL;
 		}
 	}
+	if (annotated(g) && !lower_split(&g, info, &ch, build, data, h, c, p, err))
+		return NULL;
 	p->threads = ch.threads;
 	p->split_compile = ch.split_compile;
 	p->syntax_stub = ch.syntax_stub;

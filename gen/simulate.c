@@ -19,6 +19,13 @@ static double split_speedup(int n)
 	return n >= 4 ? 1.6 : n >= 2 ? 1.27 : 1;
 }
 
+/* An edge's --split-compile: the planner's annotation while it weighs a
+ * tail split, else its rule's. */
+static int edge_split(const Edge *e)
+{
+	return e->split ? e->split : e->rule ? e->rule->split_compile : 0;
+}
+
 /* Bottom levels (e->level): an edge's cost plus the longest chain after
  * it, by a reverse topological walk over successors. The successor lists
  * and the walk's order depend only on the graph's shape: they are made on
@@ -102,7 +109,7 @@ void pl_bottom_levels(Graph *g, double *cpl, double *work)
 				best = sx->level;
 		}
 		/* the edge's wall time: a split compile runs in parallel */
-		e->level = e->cost / (e->rule ? split_speedup(e->rule->split_compile) : 1) + best;
+		e->level = e->cost / split_speedup(edge_split(e)) + best;
 		*cpl = MAX(*cpl, e->level);
 		*work += e->cost;
 	}
@@ -290,7 +297,7 @@ double pl_simulate(Graph *g, const Plan *p, int threads, double *start, FILE *tr
 	double *par = g_new(double, n);
 	for (guint i = 0; i < n; i++) {
 		const Edge *e = g_ptr_array_index(g->edges, i);
-		par[i] = e->kind == EK_NVCC ? MAX(threads, 1) : e->rule ? split_speedup(e->rule->split_compile) : 1;
+		par[i] = e->kind == EK_NVCC ? MAX(threads, 1) : split_speedup(edge_split(e));
 	}
 	const int depth[3] = { p->device, p->host, p->link };
 	int busy[3] = { 0, 0, 0 };

@@ -10,20 +10,24 @@
 # Each project is copied to a scratch directory, given a [profile golden]
 # (jobs and memory pinned, so the planner decides the same on any machine)
 # and set up with each backend, with 2 and 16 jobs, as a one-arch shard,
-# and (the examples) with the compile cache on.
+# (the examples) with the compile cache on, and with 8 and 16 jobs after
+# a synthetic last build (measured()).
 # The scratch, build, cache and cugen paths are replaced by @SRC@, @BUILD@,
 # @CACHE@ and @CUGEN@, so two snapshots taken anywhere compare (the scratch path is
 # fixed: shard specs hash absolute paths). The toolkit probe's record
-# (nvcc's temporary names) is left out. The cache is off and no
-# build runs: what is compared is what setup decides with nothing learned.
+# (nvcc's temporary names) is left out. No build runs: what is compared
+# is what setup decides with nothing learned, or with the synthetic
+# measurements. The ninja on PATH counts (its version sets the order the
+# planner simulates): take both snapshots on one machine.
 #
-# Environment: CUGEN (default ./cugen), CUDA_PATH (default /usr/local/cuda).
+# Environment: CUGEN (default ./cugen), CUDA_PATH (default /usr/local/cuda),
+# NINJA (default ninja).
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: tests/golden/snapshot.sh OUTDIR}
 CUGEN=${CUGEN:-$here/cugen}
 case $CUGEN in /*) ;; *) CUGEN=$(pwd)/$CUGEN ;; esac
-: "${CUDA_PATH:=/usr/local/cuda}"
+: "${CUDA_PATH:=/usr/local/cuda}" "${NINJA:=ninja}"
 export CUDA_PATH PATH="$CUDA_PATH/bin:$PATH"
 unset CUGEN_CACHE_DIR CI GITHUB_ACTIONS GITLAB_CI TF_BUILD
 # one fixed scratch path: the shard spec's rule hashes cover absolute paths
@@ -43,7 +47,7 @@ project() { # name: copy or generate it into $work/src/name
 	scale-40) sh "$here/bench/scale/gen" 40 "$d" >/dev/null ;;
 	*) mkdir -p "$work/src" && cp -R "$here/examples/$1" "$d" && rm -rf "$d"/build* ;;
 	esac
-	for j in 2 16; do
+	for j in 2 8 16; do
 		printf '\n[profile golden%s]\njobs = %s\nmemory = 32G\n' "$j" "$j" >>"$d/cugen.ini"
 	done
 }
@@ -77,6 +81,22 @@ setup() { # name variant args...
 	esac
 }
 
+measured() { # name variant args...: set up, given a last build's
+	# measurements (synthetic: device compiles of 10-59 s, by edge, the
+	# front ends and host compiles 5 s), and set up again: the planner's
+	# choices on measured costs (a tail split, among others)
+	m=$1 mv=$2
+	shift 2
+	b=$work/build/$m/$mv
+	"$CUGEN" setup -S "$work/src/$m" -B "$b" "$@" >/dev/null 2>&1 || return 0
+	"$NINJA" -C "$b" -t targets all | awk -F': ' '
+		$2 ~ /^cuda_(dev|cicc)_/ { d = 10 + (NR * 7) % 50; printf "%s\tcicc\t100000\t%s\t%s\n", $1, d, d }
+		$2 ~ /^cuda_ptxas_/ { d = 1 + (NR * 3) % 5; printf "%s\tptxas\t100000\t%s\t%s\n", $1, d, d }
+		$2 ~ /^cuda_(host|fe)/ { printf "%s\tgcc\t100000\t5\t5\n", $1 }' >>"$b/.cugen/edges.log"
+	rm -f "$b/.cugen/plan.ini"
+	setup "$m" "$mv" "$@"
+}
+
 for n in saxpy multi rdc cdp bench-A bench-B bench-C scale-40; do
 	project "$n"
 	first=$(sed -n 's/^archs *= *\([0-9a-z_]*\).*/\1/p' "$work/src/$n/cugen.ini" | head -1)
@@ -84,6 +104,9 @@ for n in saxpy multi rdc cdp bench-A bench-B bench-C scale-40; do
 		setup "$n" "ninja-j$j" --profile "golden$j"
 		setup "$n" "make-j$j" --profile "golden$j" --backend make
 	done
+	measured "$n" ninja-measured-j16 --profile golden16
+	measured "$n" ninja-measured-j8 --profile golden8
+	measured "$n" ninja-measured-whole-j16 --profile golden16 -d no-ptxas-edges
 	setup "$n" automake --profile golden16 --backend automake
 	setup "$n" "shard-$first" --profile golden16 --archs "$first"
 	case $n in saxpy | multi | rdc) # the compile cache's wrappers, both module id kinds
