@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <ini.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -429,25 +430,21 @@ static gboolean choose_profile(Config *c, GPtrArray *secs, const ConfigOptions *
 
 static void profile_values_free(Profile *p)
 {
-	g_free(p->jobs);
-	g_free(p->memory);
-	g_free(p->job_memory);
-	g_free(p->threads);
-	g_free(p->split_compile);
 	g_free(p->runner);
 }
 
 /* Validate a profile's own keys into pr (every profile is checked, so a
- * mistake shows before the day it is chosen). */
+ * mistake shows before the day it is chosen). auto (and tail, the older
+ * word for split_compile's auto) is 0 for sizes and jobs, PROFILE_AUTO
+ * for threads and split_compile, whose 0 means none. */
 static gboolean read_profile_values(Section *p, Profile *pr, GError **err)
 {
-	/* tail: split_compile's older word for auto (plan.h) */
-	struct { const char *key; char **dst; gboolean size; gboolean zero_ok; const char *word; } keys[] = {
-		{ "jobs", &pr->jobs, FALSE, FALSE, NULL },
-		{ "memory", &pr->memory, TRUE, FALSE, NULL },
-		{ "job_memory", &pr->job_memory, TRUE, FALSE, NULL },
-		{ "threads", &pr->threads, FALSE, TRUE, NULL },
-		{ "split_compile", &pr->split_compile, FALSE, TRUE, "tail" },
+	struct { const char *key; int *count; guint64 *size; gboolean zero_ok; const char *word; } keys[] = {
+		{ "jobs", &pr->jobs, NULL, FALSE, NULL },
+		{ "memory", NULL, &pr->memory, FALSE, NULL },
+		{ "job_memory", NULL, &pr->job_memory, FALSE, NULL },
+		{ "threads", &pr->threads, NULL, TRUE, NULL },
+		{ "split_compile", &pr->split_compile, NULL, TRUE, "tail" },
 	};
 	for (gsize i = 0; i < G_N_ELEMENTS(keys); i++) {
 		Entry *e = cf_find_entry(p, keys[i].key);
@@ -463,8 +460,12 @@ static gboolean read_profile_values(Section *p, Profile *pr, GError **err)
 			g_free(v);
 			return FALSE;
 		}
-		g_free(*keys[i].dst);
-		*keys[i].dst = v;
+		const gboolean is_auto = strcmp(v, "auto") == 0 || g_strcmp0(v, keys[i].word) == 0;
+		if (keys[i].size)
+			*keys[i].size = is_auto ? 0 : units_size_bytes(v);
+		else
+			*keys[i].count = is_auto ? (keys[i].zero_ok ? PROFILE_AUTO : 0) : atoi(v);
+		g_free(v);
 	}
 	int v;
 	if (!cf_get_choice(p, "split", split_values, SPLIT_AUTO, &v, err))
@@ -694,11 +695,7 @@ Config *config_load(const ConfigOptions *opt, GError **err)
 	if (ok && !c->profile) {
 		/* No profile: every planner setting is "auto". */
 		Profile *pr = g_new0(Profile, 1);
-		pr->jobs = g_strdup("auto");
-		pr->memory = g_strdup("auto");
-		pr->job_memory = g_strdup("auto");
-		pr->threads = g_strdup("auto");
-		pr->split_compile = g_strdup("auto");
+		pr->threads = pr->split_compile = PROFILE_AUTO; /* the rest: 0, auto */
 		pr->split = SPLIT_AUTO;
 		c->profile = pr;
 	}

@@ -92,15 +92,17 @@ struct Target {
 typedef struct {
 	char *name;
 	Loc loc;
-	char *jobs;          /* "auto" or a number */
-	char *memory;        /* "auto" or a size */
-	char *job_memory;
+	int jobs;            /* the cores to plan for; 0: auto (the machine's) */
+	guint64 memory;      /* the memory to plan for, bytes; 0: auto */
+	guint64 job_memory;  /* each device compile's peak, bytes; 0: auto (measured) */
 	SplitMode split;
-	char *threads;
-	char *split_compile;
+	int threads;         /* nvcc --threads in split = tu; PROFILE_AUTO: the planner's */
+	int split_compile;   /* nvcc --split-compile; PROFILE_AUTO (auto, tail): the
+			      * planner's tail split */
 	char *runner;        /* the runner it was written for (cugen profile), or NULL */
 	double time_limit;   /* seconds a CI job may run; 0: none */
 } Profile;
+#define PROFILE_AUTO (-1)
 
 /* [project] install_rpath: what an installed binary's RUNPATH becomes */
 typedef enum { IRPATH_NONE, IRPATH_ORIGIN } InstallRpath;

@@ -4,10 +4,8 @@
  * measured, else the defaults below; see plan_int.h. */
 #include "plan_int.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-#include "units.h"
 #include "util.h"
 
 /* A device view's preprocess (device gcc -E: 0.75 s a call, §8). */
@@ -217,9 +215,7 @@ void pl_set_costs(Graph *g, const History *h, const Config *c, const GraphInfo *
 	}
 	double med_pre = pres->len ? median(pres) : PP_COST;
 	g_array_free(pres, TRUE);
-	double job_memory = 0;
-	if (g_strcmp0(c->profile->job_memory, "auto") != 0)
-		job_memory = (double)units_size_bytes(c->profile->job_memory);
+	const double job_memory = (double)c->profile->job_memory;
 	p->measured = p->edges = p->dev_measured = 0;
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);

@@ -2,11 +2,9 @@
  * plan.h, and plan_int.h for the other files of the planner. */
 #include "plan_int.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "spawn.h"
-#include "units.h"
 #include "util.h"
 
 static void why(Plan *p, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -541,13 +539,12 @@ static gboolean lower_split(Graph **g, GraphInfo *info, const EdgeOptions *ch, G
  * [cuda] reproducible = yes: plain nvcc's code, whatever the profile */
 static gboolean split_compile_auto(const Config *c)
 {
-	const char *v = c->profile->split_compile;
-	return !c->reproducible && (g_strcmp0(v, "auto") == 0 || g_strcmp0(v, "tail") == 0);
+	return !c->reproducible && c->profile->split_compile == PROFILE_AUTO;
 }
 
 int plan_profile_split_compile(const Config *c)
 {
-	return split_compile_auto(c) || c->reproducible ? 0 : atoi(c->profile->split_compile);
+	return split_compile_auto(c) || c->reproducible ? 0 : MAX(c->profile->split_compile, 0);
 }
 
 Graph *plan_make(const Config *c, const Machine *m, const History *h,
@@ -557,19 +554,19 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	p->why = g_ptr_array_new_with_free_func(g_free);
 	p->cores = m->cores;
 	p->cores_from = m->cores_from;
-	if (g_strcmp0(pr->jobs, "auto") != 0) {
-		p->cores = atoi(pr->jobs);
+	if (pr->jobs > 0) {
+		p->cores = pr->jobs;
 		p->cores_from = "profile jobs";
 	}
 	p->memory = m->memory ? m->memory : (guint64)(8 * GiB);
 	p->memory_from = m->memory ? m->memory_from : "unknown, assumed";
-	if (g_strcmp0(pr->memory, "auto") != 0) {
-		p->memory = units_size_bytes(pr->memory);
+	if (pr->memory > 0) {
+		p->memory = pr->memory;
 		p->memory_from = "profile memory";
 	}
 	EdgeOptions ch = { 0 };
-	if (g_strcmp0(pr->threads, "auto") != 0)
-		ch.threads = atoi(pr->threads);
+	if (pr->threads != PROFILE_AUTO)
+		ch.threads = pr->threads;
 	const gboolean sc_auto = split_compile_auto(c);
 	ch.split_compile = plan_profile_split_compile(c);
 	Graph *g = build(data, &ch, info, err);
@@ -578,14 +575,14 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	cg_timing("graph");
 	/* (h is read from here on: setup loads it while the graph is built) */
 	p->mem_from = h && h->lines ? "measured in the last build" : "defaults (nothing measured yet)";
-	if (g_strcmp0(pr->job_memory, "auto") != 0)
+	if (pr->job_memory > 0)
 		p->mem_from = "profile job_memory";
 	int archs = MAX((int)info->device_archs, 1);
 	int ntu = (int)info->cuda_tus;
 
 	if (info->split_tu_targets) {
 		/* split = tu: nvcc per TU; --threads when TUs are fewer than cores */
-		if (g_strcmp0(pr->threads, "auto") == 0) {
+		if (pr->threads == PROFILE_AUTO) {
 			int t = ntu >= p->cores ? 1 : MIN(archs, (p->cores + ntu - 1) / MAX(ntu, 1));
 			ch.threads = t > 1 ? t : 0;
 			why(p, "nvcc --threads %d: %d TUs for %d cores, %d archs each", MAX(t, 1), ntu, p->cores, archs);
