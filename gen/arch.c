@@ -124,21 +124,11 @@ static char *supported_list(GPtrArray *supported)
 	return g_string_free(s, FALSE);
 }
 
-static char *ctx_root, *ctx_cross;
-
-void arch_set_context(const char *toolkit_root, const char *cross_target)
+GPtrArray *arch_query_native(const ArchToolkit *tk, GError **err)
 {
-	g_free(ctx_root);
-	g_free(ctx_cross);
-	ctx_root = g_strdup(toolkit_root);
-	ctx_cross = g_strdup(cross_target);
-}
-
-GPtrArray *arch_query_native(GError **err)
-{
-	if (ctx_cross) {
+	if (tk->cross_target) {
 		cg_error(err, "archs = native names the GPUs of this machine, but the build is for %s: "
-			      "name the archs (e.g. archs = 80 90)", ctx_cross);
+			      "name the archs (e.g. archs = 80 90)", tk->cross_target);
 		return NULL;
 	}
 	/* nvidia-smi first; __nvcc_device_query is what nvcc itself uses. */
@@ -173,9 +163,9 @@ GPtrArray *arch_query_native(GError **err)
 	}
 	g_free(out);
 	out = NULL;
-	if (!res->len && ctx_root) {
+	if (!res->len && tk->root) {
 		/* what nvcc -arch=native asks; it prints e.g. "90 90" */
-		char *q = g_build_filename(ctx_root, "bin", "__nvcc_device_query", NULL);
+		char *q = g_build_filename(tk->root, "bin", "__nvcc_device_query", NULL);
 		const char *qargv[] = { q, NULL };
 		gboolean exists = g_file_test(q, G_FILE_TEST_IS_EXECUTABLE);
 		if (exists && !cg_spawn_bounded(NULL, qargv, G_SPAWN_STDERR_TO_DEV_NULL, &out, NULL, &status, err)) {
@@ -202,8 +192,9 @@ GPtrArray *arch_query_native(GError **err)
 }
 
 ArchSet *archset_resolve(const Setting *archs, const Setting *ptx,
-			 GPtrArray *supported, GError **err)
+			 const ArchToolkit *tk, GError **err)
 {
+	GPtrArray *supported = tk->supported;
 	GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
 	GArray *v = g_array_new(FALSE, FALSE, sizeof(Arch));
 	GError *le = NULL;
@@ -236,7 +227,7 @@ ArchSet *archset_resolve(const Setting *archs, const Setting *ptx,
 		}
 		if (strcmp(w, "native") == 0) {
 			GError *ne = NULL;
-			GPtrArray *nat = arch_query_native(&ne);
+			GPtrArray *nat = arch_query_native(tk, &ne);
 			if (!nat) {
 				word_error(err, archs, w, "%s", ne->message + 7);
 				g_error_free(ne);

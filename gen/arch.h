@@ -28,10 +28,20 @@ char *arch_id(const Arch *a);
 /* "sm_90a" (sass) or "compute_90a" (PTX-only arch). */
 char *arch_image_name(const Arch *a);
 
-/* Resolve a setting (archs + ptx) against the GPU codes a toolkit supports
- * (sm_NN strings) and, for `native`, the local GPUs. */
+/* What a toolkit tells arch sets: the GPU codes it supports (sm_NN
+ * strings), where `native` asks for the local GPUs (its
+ * __nvcc_device_query) and whether the build is for another machine
+ * (then `native` means nothing: an error). The toolkit's, borrowed. */
+typedef struct {
+	GPtrArray *supported;
+	const char *root;
+	const char *cross_target;  /* NULL: a build for this machine */
+} ArchToolkit;
+
+/* Resolve a setting (archs + ptx) against what the toolkit supports and,
+ * for `native`, the local GPUs. */
 ArchSet *archset_resolve(const Setting *archs, const Setting *ptx,
-			 GPtrArray *supported, GError **err);
+			 const ArchToolkit *tk, GError **err);
 /* The subset of set named by sel (a list of arch names); NULL sel = all.
  * Archs named in sel but not in set are skipped (other targets may have
  * them); archset_check_selection() reports names in no set at all. */
@@ -47,12 +57,8 @@ void archset_gencode(const ArchSet *s, GencodeKind kind, GPtrArray *argv);
 /* "75 80 90" for messages. */
 char *archset_describe(const ArchSet *s);
 
-/* Where `native` looks (the toolkit's __nvcc_device_query) and whether the
- * build is for another machine (then `native` means nothing: an error). */
-void arch_set_context(const char *toolkit_root, const char *cross_target);
-
 /* Query the local GPUs' compute capabilities ("90"); NULL with an error
- * when none can be found. */
-GPtrArray *arch_query_native(GError **err);
+ * when none can be found or the build is for another machine. */
+GPtrArray *arch_query_native(const ArchToolkit *tk, GError **err);
 
 #endif

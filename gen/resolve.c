@@ -300,7 +300,8 @@ gboolean target_needs_dlink(Target *t)
 static gboolean resolve_archs(Resolved *x, RTarget *s, GError **err)
 {
 	Target *t = s->t;
-	s->project = archset_resolve(&t->archs, &t->ptx, x->tk->codes, err);
+	const ArchToolkit at = toolkit_archs(x->tk);
+	s->project = archset_resolve(&t->archs, &t->ptx, &at, err);
 	if (!s->project)
 		return FALSE;
 	if (t->lto) {

@@ -450,7 +450,8 @@ static gpointer gate_file(gpointer data)
 char *setup_project_archs(const Generated *gen)
 {
 	GError *e = NULL;
-	ArchSet *ps = archset_resolve(&gen->c->archs, &gen->c->ptx, gen->tk->codes, &e);
+	const ArchToolkit at = toolkit_archs(gen->tk);
+	ArchSet *ps = archset_resolve(&gen->c->archs, &gen->c->ptx, &at, &e);
 	char *r = ps ? archset_describe(ps) : g_strdup(gen->c->archs.value);
 	archset_free(ps);
 	g_clear_error(&e);

@@ -311,7 +311,6 @@ Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err)
 		toolkit_free(tk);
 		return NULL;
 	}
-	arch_set_context(tk->root, tk->cross ? tk->target : NULL);
 	tk->nvcc = g_build_filename(root, "bin", "nvcc", NULL);
 	tk->ccbin = g_strdup(c->ccbin ? c->ccbin : "");
 	tk->codes = g_ptr_array_new_with_free_func(g_free);
@@ -454,6 +453,11 @@ done:
 fail:
 	toolkit_free(tk);
 	return NULL;
+}
+
+ArchToolkit toolkit_archs(const Toolkit *tk)
+{
+	return (ArchToolkit){ tk->codes, tk->root, tk->cross ? tk->target : NULL };
 }
 
 void toolkit_free(Toolkit *tk)

@@ -11,6 +11,7 @@
 
 #include <glib.h>
 
+#include "arch.h"
 #include "config.h"
 
 #define PROBE_NAME "cugenprobe"
@@ -44,6 +45,8 @@ Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err);
 /* This machine's target directory name (x86_64-linux, sbsa-linux, ...). */
 const char *toolkit_host_target(void);
 void toolkit_free(Toolkit *tk);
+/* What arch sets need of it (arch.h): its codes, root and cross target. */
+ArchToolkit toolkit_archs(const Toolkit *tk);
 
 /* Output of `nvcc --dryrun ARGS PROBE.cu -o PROBE.o` (stderr), or with
  * dlink `nvcc --dryrun ARGS PROBE.o -o PROBE_dlink.o`, with the temporary
