@@ -17,6 +17,7 @@
 #include "setup.h"
 #include "shard.h"
 #include "statefile.h"
+#include "template.h"
 #include "util.h"
 
 typedef struct {
@@ -376,7 +377,8 @@ int cmd_combine(int argc, char **argv)
 	GPtrArray *archs = g_ptr_array_new();
 	char *self = g_file_read_link("/proc/self/exe", NULL);
 	char *q = cg_sh_quote(self ? self : "cugen");
-	char *cmd = g_strdup_printf("%s import ${O}/id ${id} ${files}", q);
+	const char *vars[] = { "CUGEN", q, NULL };
+	char *cmd = template_fragment("rule-text.in", "import", vars);
 	Rule *import = graph_rule(gen.g, RULE_IMPORT, cmd, "CUDA import ${out}", NULL, NULL, NULL);
 	g_free(cmd);
 	g_free(q);

@@ -20,11 +20,13 @@
  */
 #include "edges_int.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cache.h"
 #include "shard.h"
+#include "template.h"
 #include "util.h"
 
 static TState *tstate_new(const RTarget *rt)
@@ -169,9 +171,31 @@ void ed_render_words(GString *out, const char *words)
  * whole output or nothing. Names the tools embed in their outputs stay the
  * real ones (the host stub's line markers, ar's member names). */
 
+void ed_frag(Ctx *x, GString *c, const char *name, ...)
+{
+	GPtrArray *vars = g_ptr_array_new();
+	const char *fixed[] = { "LOG", EDGE_LOG, "TMP", TMP, "CUGEN", x ? ed_cugen_q(x) : NULL };
+	for (gsize i = 0; i < G_N_ELEMENTS(fixed) && fixed[i + 1]; i += 2) {
+		g_ptr_array_add(vars, (gpointer)fixed[i]);
+		g_ptr_array_add(vars, (gpointer)fixed[i + 1]);
+	}
+	va_list ap;
+	va_start(ap, name);
+	for (const char *k; (k = va_arg(ap, const char *));) {
+		g_ptr_array_add(vars, (gpointer)k);
+		g_ptr_array_add(vars, va_arg(ap, char *));
+	}
+	va_end(ap);
+	g_ptr_array_add(vars, NULL);
+	char *t = template_fragment("rule-text.in", name, (const char *const *)vars->pdata);
+	g_string_append(c, t);
+	g_free(t);
+	g_ptr_array_free(vars, TRUE);
+}
+
 void ed_publish(GString *c, const char *path)
 {
-	g_string_append_printf(c, " && mv -f %s" TMP " %s", path, path);
+	ed_frag(NULL, c, "publish", "PATH", path, NULL);
 }
 
 /* Prefix a step with `cugen exec`, which logs its peak memory and CPU
@@ -189,9 +213,7 @@ void ed_measured(Ctx *x, GString *c)
 {
 	if (c->len && c->str[c->len - 1] != ' ')
 		g_string_append_c(c, ' ');
-	char *q = cg_sh_quote(x->opt->cugen);
-	g_string_append_printf(c, "%s exec " EDGE_LOG " ${out} --", q);
-	g_free(q);
+	ed_frag(x, c, "measured", NULL);
 }
 
 /* ---- names ---- */
@@ -244,7 +266,8 @@ static GPtrArray *data_copies(Ctx *x, Target *t)
 	GPtrArray *outs = g_ptr_array_new();
 	if (!t->data->len)
 		return outs;
-	GString *c = g_string_new("cp -f ${in} ${out}" TMP);
+	GString *c = g_string_new(NULL);
+	ed_frag(x, c, "copy", NULL);
 	ed_publish(c, "${out}");
 	Rule *r = graph_rule(x->g, RULE_DATA, c->str, "DATA ${out}", NULL, NULL, NULL);
 	g_string_free(c, TRUE);
@@ -421,11 +444,10 @@ Graph *edges_build(const Resolved *r, const EdgeOptions *opt, GraphInfo *info, G
 		if (archs->len) {
 			/* `ninja shard`: the images of the archs built here, and a
 			 * manifest, in BUILDDIR/shard (for cugen combine) */
-			char *cugen = cg_sh_quote(opt->cugen);
-			char *cmd = g_strdup_printf("%s manifest " SHARD_SPEC " " SHARD_DIR, cugen);
-			Rule *r = graph_rule(x.g, RULE_MANIFEST, cmd, "CUDA shard manifest", NULL, NULL, NULL);
-			g_free(cmd);
-			g_free(cugen);
+			GString *cmd = g_string_new(NULL);
+			ed_frag(&x, cmd, "manifest", "SPEC", SHARD_SPEC, "DIR", SHARD_DIR, NULL);
+			Rule *r = graph_rule(x.g, RULE_MANIFEST, cmd->str, "CUDA shard manifest", NULL, NULL, NULL);
+			g_string_free(cmd, TRUE);
 			Edge *me = graph_edge(x.g, EK_MANIFEST, r);
 			edge_out(me, SHARD_DIR "/manifest.ini");
 			edge_implicit_in(me, SHARD_SPEC);

@@ -90,6 +90,11 @@ GPtrArray *ed_nvcc_head(Ctx *x, const char *mode);
 void ed_render_arg(GString *out, const char *arg);
 void ed_render(GString *out, GPtrArray *argv);
 void ed_render_words(GString *out, const char *words);
+/* Append fragment NAME of templates/rule-text.in, its @KEY@s from the
+ * pairs of strings that follow (NULL ends them), with @CUGEN@ (x's
+ * program, quoted; x may be NULL for fragments without it), @LOG@ and
+ * @TMP@. */
+void ed_frag(Ctx *x, GString *c, const char *name, ...) G_GNUC_NULL_TERMINATED;
 void ed_publish(GString *c, const char *path);
 const char *ed_cugen_q(Ctx *x);
 void ed_measured(Ctx *x, GString *c);

@@ -29,6 +29,7 @@
 #include "commands.h"
 #include "ninja.h"
 #include "spawn.h"
+#include "template.h"
 #include "util.h"
 
 #define GATE_STAMP ".cugen/gate.stamp"
@@ -79,7 +80,8 @@ GString *gate_outer(const Graph *g, const char *header, const char *cugen, GErro
 
 	Graph *o = graph_new();
 	char *q = cg_ninja_sh_quote(cugen);
-	char *cmd = g_strdup_printf("%s gate", q);
+	const char *vars[] = { "CUGEN", q, NULL };
+	char *cmd = template_fragment("rule-text.in", "gate", vars);
 	Rule *r = graph_rule(o, RULE_GATE, cmd, "cugen gate: the full graph (" GATE_FULL ")", GATE_DEPFILE, "gcc",
 			     "console");
 	g_free(cmd);
@@ -94,7 +96,7 @@ GString *gate_outer(const Graph *g, const char *header, const char *cugen, GErro
 	 * output of the gate edge, the file's mtime would keep the gate open
 	 * after a build that had nothing to relink; with restat, an edit made
 	 * while the build ran would be lost) */
-	cmd = g_strdup_printf("%s gate ${target}", q);
+	cmd = template_fragment("rule-text.in", "gate-target", vars);
 	Rule *fwd = graph_rule(o, RULE_GATE "_target", cmd, "cugen gate: ${target} (" GATE_FULL ")", NULL, NULL, "console");
 	g_free(cmd);
 	g_free(q);

@@ -60,10 +60,11 @@ static void dlink_objects(Ctx *x, Target *t, const char *id, GPtrArray *out, GHa
  * (the members keep their names: ar records ${in}'s). */
 static Rule *ar_rule(Ctx *x)
 {
-	GString *c = g_string_new("rm -f ${out}" TMP " &&");
+	GString *c = g_string_new(NULL);
+	ed_frag(x, c, "ar-clean", NULL);
 	ed_measured(x, c);
 	ed_render_words(c, x->tk->ar);
-	g_string_append(c, " crs ${out}" TMP " ${in}");
+	ed_frag(x, c, "ar-args", NULL);
 	ed_publish(c, "${out}");
 	Rule *r = graph_rule(x->g, RULE_AR, c->str, "AR ${out}", NULL, NULL, "link");
 	g_string_free(c, TRUE);
@@ -193,13 +194,14 @@ static char *nvvm_dir(Ctx *x, GError **err)
 	const char *shim = ".cugen/nvvm";
 	if (!x->shim_made) {
 		/* the declared output, a link (made whole or not at all), last */
-		GString *c = g_string_new("rm -rf .cugen/nvvm && mkdir -p .cugen/nvvm/lib64 && ln -s");
 		char *dev = g_build_filename(std, "libdevice", NULL);
-		ed_render_arg(c, dev);
+		GString *qdev = g_string_new(NULL), *qnvvm = g_string_new(NULL), *c = g_string_new(NULL);
+		ed_render_arg(qdev, dev);
+		ed_render_arg(qnvvm, found);
+		ed_frag(x, c, "nvvm-shim", "LIBDEVICE", qdev->str, "LIBNVVM", qnvvm->str, NULL);
+		g_string_free(qdev, TRUE);
+		g_string_free(qnvvm, TRUE);
 		g_free(dev);
-		g_string_append(c, " .cugen/nvvm/libdevice && ln -s");
-		ed_render_arg(c, found);
-		g_string_append(c, " .cugen/nvvm/lib64/libnvvm.so");
 		Rule *r = graph_rule(x->g, "nvvm_dir", c->str, "CUDA libnvvm links for nvlink -dlto", NULL, NULL, NULL);
 		g_string_free(c, TRUE);
 		Edge *e = graph_edge(x->g, EK_DLHOST, r);
@@ -301,9 +303,9 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 		g_free(cubin_t);
 		g_free(reg_t);
 		GString *c = g_string_new(NULL);
-		g_string_append_printf(c, "rm -f ${O}/sm_%s.reg.c" TMP " && ", id);
+		ed_frag(x, c, "nvlink-clean", "ID", id, NULL);
 		if (!t->devrt)
-			g_string_append_printf(c, "%s devrt-hint %s --", cugen, t->name);
+			ed_frag(x, c, "devrt-hint", "TARGET", t->name, NULL);
 		ed_measured(x, c);
 		ed_render(c, argv);
 		g_ptr_array_free(argv, TRUE);
@@ -341,7 +343,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 		if (nvvm && strcmp(nvvm, ".cugen/nvvm") == 0)
 			edge_implicit_in(ed, ".cugen/nvvm/lib64/libnvvm.so");
 		edge_var(ed, "O", O);
-		g_string_append_printf(images, " --image3=kind=elf,sm=%s,file=${O}/sm_%s.cubin", id, id);
+		ed_frag(x, images, "image-elf", "ID", id, NULL);
 		g_ptr_array_add(cubins, cubin);
 		if (!first)
 			first = reg;
@@ -364,7 +366,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 	ed_measured(x, c);
 	ed_render(c, s->dlink->fatbin);
 	g_string_append(c, images->str);
-	g_string_append(c, " --embedded-fatbin=${out}" TMP);
+	ed_frag(x, c, "dlink-fatbin", NULL);
 	ed_publish(c, "${out}");
 	Rule *r = graph_rule(x->g, RULE_DLFATBIN, c->str, "CUDA dlink fatbin ${out}", NULL, NULL, "link");
 	g_string_free(c, TRUE);
@@ -421,9 +423,7 @@ static void version_links(Ctx *x, Target *t, const char *real, const char *name)
 {
 	char *so = target_soname(t);
 	GString *c = g_string_new(NULL);
-	if (strcmp(so, real) != 0)
-		g_string_append_printf(c, "ln -sf ${real} ${soname} && ");
-	g_string_append(c, "ln -sf ${soname} ${name}");
+	ed_frag(x, c, strcmp(so, real) != 0 ? "version-links" : "version-link", NULL);
 	Rule *r = graph_rule(x->g, RULE_SYMLINK, c->str, "SYMLINK ${out}", NULL, NULL, NULL);
 	g_string_free(c, TRUE);
 	Edge *e = graph_edge(x->g, EK_SYMLINK, r);
@@ -537,7 +537,7 @@ gboolean ed_target_output(Ctx *x, TState *s, GError **err)
 		g_free(so);
 	}
 	ed_render_words(c, t->ldflags);
-	g_string_append(c, " ${in} ${libs} -o ${out}" TMP);
+	ed_frag(x, c, "link-out", NULL);
 	for (guint i = 0; i < s->user_libs->len; i++) {
 		char *f = lib_arg(x, g_ptr_array_index(s->user_libs, i));
 		ed_render_arg(c, f);

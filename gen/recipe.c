@@ -69,8 +69,11 @@ static void render_device_launcher(Ctx *x, GString *c)
  * directory finds the project-relative names below it (Bazel's way). */
 static void render_cicc(Ctx *x, GString *c, PipeArch *pa, GPtrArray *cicc)
 {
-	if (renames_sources(x, pa))
-		g_string_append_printf(c, "%sPWD=/proc/self/cwd", c->len && c->str[c->len - 1] != ' ' ? " " : "");
+	if (renames_sources(x, pa)) {
+		if (c->len && c->str[c->len - 1] != ' ')
+			g_string_append_c(c, ' ');
+		ed_frag(x, c, "cicc-pwd", NULL);
+	}
 	ed_measured(x, c);
 	render_device_launcher(x, c);
 	ed_render(c, cicc);
@@ -82,7 +85,7 @@ static void render_ptx_names(Ctx *x, GString *c, PipeArch *pa, const char *ptx)
 	if (renames_sources(x, pa) && !pa->lto) {
 		GPtrArray *w = g_ptr_array_new();
 		g_ptr_array_add(w, (char *)ptx);
-		g_string_append_printf(c, " && %s srcnames --ptx", ed_cugen_q(x));
+		ed_frag(x, c, "srcnames-ptx", NULL);
 		ed_render(c, w);
 		g_ptr_array_free(w, TRUE);
 	}
@@ -107,7 +110,7 @@ static void render_device_pp(Ctx *x, GString *c, PipeArch *pa, const char *from,
 		char *src = ed_rel(x, x->c->srcdir);
 		GPtrArray *ii = g_ptr_array_new_with_free_func(g_free);
 		g_ptr_array_add(ii, to ? g_strdup(to) : g_strdup_printf(P_O "/%s.ii", pa->id));
-		g_string_append_printf(c, " && %s srcnames", ed_cugen_q(x));
+		ed_frag(x, c, "srcnames", NULL);
 		ed_render_arg(c, src);
 		ed_render(c, ii);
 		g_ptr_array_free(ii, TRUE);
@@ -126,13 +129,13 @@ Rule *ed_make_cu_fe_rule(Ctx *x, TState *s)
 	ed_measured(x, c);
 	ed_render(c, pp);
 	g_ptr_array_free(pp, TRUE);
-	g_string_append(c, " && ");
+	ed_frag(x, c, "and", NULL);
 	ed_measured(x, c);
 	GPtrArray *fe = argv_copy(s->pipe->cudafe);
 	argv_subst(fe, P_O "/fe.cpp", P_O "/fe.cpp" TMP);
 	ed_render(c, fe);
 	g_ptr_array_free(fe, TRUE);
-	g_string_append(c, " && cp ${out}.d ${O}/hdeps && rm -f ${O}/host.ii");
+	ed_frag(x, c, "fe-hdeps", NULL);
 	if (x->cache) {
 		/* direct mode (cache.c): restore fe.cpp, the module id and the
 		 * depfiles without running the host preprocess and cudafe++ */
@@ -140,7 +143,7 @@ Rule *ed_make_cu_fe_rule(Ctx *x, TState *s)
 		g_string_assign(c, wrapped);
 		g_free(wrapped);
 	}
-	g_string_append(c, " && mv -f ${O}/fe.cpp" TMP " ${out}");
+	ed_frag(x, c, "fe-publish", NULL);
 	Rule *r = graph_rule(x->g, RULE_FE, c->str, "CUDA fe ${out}", "${out}.d", "gcc", "host");
 	g_string_free(c, TRUE);
 	return r;
@@ -157,7 +160,7 @@ Rule *ed_cu_pp_rule(Ctx *x, PipeArch *pa)
 	char *tmp = g_strconcat(ii, TMP, NULL);
 	char *full = g_strdup_printf(P_O "/%s.full.d", pa->id);
 	render_device_pp(x, c, pa, ii, tmp, full);
-	g_string_append_printf(c, " && cp ${O}/%s.full.d ${out}.d", pa->id);
+	ed_frag(x, c, "pp-depfile", "ID", pa->id, NULL);
 	ed_publish(c, "${out}");
 	char *stem = g_strdup_printf(RULE_PP "_%s", pa->id);
 	char *desc = g_strdup_printf("CUDA pp %s ${out}", pa->id);
@@ -223,10 +226,10 @@ static void render_device_view(Ctx *x, GString *c, PipeArch *pa, gboolean depdif
 	char *full = g_strdup_printf(P_O "/%s.full.d", pa->id);
 	render_device_pp(x, c, pa, NULL, NULL, full);
 	g_free(full);
-	g_string_append(c, " && ");
 	if (depdiff)
-		g_string_append_printf(c, "%s depdiff ${O}/hdeps ${O}/%s.full.d ${out}.d ${out} && ", ed_cugen_q(x),
-				       pa->id);
+		ed_frag(x, c, "depdiff", "VIEW", pa->id, NULL);
+	ed_frag(x, c, "and", NULL);
+	g_string_append_c(c, ' '); /* (the caller may append a command rendered apart) */
 }
 
 /* cicc's words for arch pa, writing its stub as D/ID.stub.c; with sc > 1
@@ -284,9 +287,9 @@ Rule *ed_cu_cicc_rule(Ctx *x, PipeArch *pa, int sc)
 	char *ptxtmp = g_strdup_printf(P_O "/compute_%s.ptx" TMP, pa->id);
 	render_ptx_names(x, c, pa, ptxtmp);
 	g_free(ptxtmp);
-	g_string_append_printf(c, " && rm -f ${O}/%s.c ${O}/%s.gpu", pa->id, pa->id);
+	ed_frag(x, c, "dev-clean", "ID", pa->id, NULL);
 	if (!split)
-		g_string_append_printf(c, " ${O}/%s.ii", pa->id);
+		ed_frag(x, c, "clean-view", "ID", pa->id, NULL);
 	ed_publish(c, "${out}");
 	char *stem = sc > 1 ? g_strdup_printf(RULE_CICC "_%s_split%d", pa->id, sc) : g_strdup_printf(RULE_CICC "_%s", pa->id);
 	char *desc = sc > 1 ? g_strdup_printf("CUDA cicc %s ${out} (--split-compile %d)", pa->id, sc)
@@ -326,7 +329,6 @@ Rule *ed_cu_ptxas_rule(Ctx *x, PipeArch *pa, const Arch *a, int sc)
 static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, int sc)
 {
 	GString *c = g_string_new(NULL);
-	char *depdiff = g_strdup_printf("%s depdiff ${O}/hdeps ${O}/%s.full.d ${out}.d ${out}", ed_cugen_q(x), pa->id);
 	if (!split) /* (the cache's direct mode runs depdiff after it, below) */
 		render_device_view(x, c, pa, !x->cache);
 	GPtrArray *cicc = cicc_words(pa, sc);
@@ -356,7 +358,7 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 	render_ptx_names(x, compile, pa, ptx);
 	g_free(ptx);
 	if (ptxas) {
-		g_string_append(compile, " &&");
+		ed_frag(x, compile, "and", NULL);
 		ed_measured(x, compile);
 		render_device_launcher(x, compile);
 		ed_render(compile, ptxas);
@@ -389,7 +391,7 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 		char *dout = g_strdup_printf("${O}/%s.full.d%s", pa->id, outs->str);
 		char *wrapped = direct_wrap(x, "dev", c->str, "${in} ${O}/id", dout);
 		g_string_assign(c, wrapped);
-		g_string_append_printf(c, " && %s", depdiff);
+		ed_frag(x, c, "depdiff", "VIEW", pa->id, NULL);
 		g_free(wrapped);
 		g_free(dout);
 		g_free(req);
@@ -400,15 +402,11 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 	} else {
 		g_string_append(c, compile->str);
 	}
-	g_free(depdiff);
 	g_string_free(compile, TRUE);
 	/* the device view stays when a pp edge made it (its output) */
-	if (split)
-		g_string_append_printf(c, " && rm -f ${O}/%s.c ${O}/%s.gpu", pa->id, pa->id);
-	else
-		g_string_append_printf(c, " && rm -f ${O}/%s.ii ${O}/%s.c ${O}/%s.gpu", pa->id, pa->id, pa->id);
+	ed_frag(x, c, split ? "dev-clean" : "dev-clean-view", "ID", pa->id, NULL);
 	if (pa->ptxas && !a->ptx)
-		g_string_append_printf(c, " ${O}/compute_%s.ptx", pa->id);
+		ed_frag(x, c, "clean-ptx", "ID", pa->id, NULL);
 	for (guint i = 0; i < declared->len; i++)
 		ed_publish(c, g_ptr_array_index(declared, i));
 	g_ptr_array_free(declared, TRUE);
@@ -417,15 +415,14 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 
 Rule *ed_cu_stub_rule(Ctx *x, const char *id)
 {
-	char *cugen = cg_sh_quote(x->opt->cugen);
-	char *cmd = g_strdup_printf("%s exec " EDGE_LOG " ${out} -- %s stub ${O}/%s.stub.c ${out}", cugen, cugen, id);
+	GString *cmd = g_string_new(NULL);
+	ed_frag(x, cmd, "stub-copy", "ID", id, NULL);
 	char *stem = g_strdup_printf(RULE_STUB "_%s", id);
-	Rule *r = graph_rule(x->g, stem, cmd, "CUDA stub ${out}", NULL, NULL, NULL);
+	Rule *r = graph_rule(x->g, stem, cmd->str, "CUDA stub ${out}", NULL, NULL, NULL);
 	g_free(stem);
 	r->restat = TRUE;
 	r->copy = TRUE;
-	g_free(cmd);
-	g_free(cugen);
+	g_string_free(cmd, TRUE);
 	return r;
 }
 
@@ -450,10 +447,8 @@ Rule *ed_make_cu_syntax_stub_rule(Ctx *x, TState *s)
 	const gboolean pp = ed_stub_from_pp(x);
 	if (!pp) {
 		render_device_pp(x, c, pa, ii, P_O "/syntax.ii", P_O "/syntax.full.d");
-		char *cugen = cg_sh_quote(x->opt->cugen);
-		g_string_append_printf(c, " && %s depdiff ${O}/hdeps ${O}/syntax.full.d ${out}.d ${out} && ",
-				       cugen);
-		g_free(cugen);
+		ed_frag(x, c, "depdiff", "VIEW", "syntax", NULL);
+		ed_frag(x, c, "and", NULL);
 	}
 	GPtrArray *cicc = argv_copy(pa->cicc);
 	/* cicc names the stub in its line markers: `cugen stub` writes it
@@ -479,16 +474,16 @@ Rule *ed_make_cu_syntax_stub_rule(Ctx *x, TState *s)
 	ed_measured(x, c);
 	ed_render(c, cicc);
 	g_ptr_array_free(cicc, TRUE);
-	g_string_append_printf(c, " && rm -f %s${O}/syntax.c ${O}/syntax.gpu ${O}/syntax.ptx && ",
-			       pp ? "" : "${O}/syntax.ii ");
+	ed_frag(x, c, pp ? "syntax-clean" : "syntax-clean-view", NULL);
 	/* `cugen stub` leaves an unchanged stub alone. Reading the pp
 	 * output the rule has no depfile and is restat, as a device edge's
 	 * stub copy is: an edit that leaves the stub as it was (a device-only
 	 * header) does not recompile the host side. With its own preprocess
 	 * the stub gets a new time (its depfile names the stub, which make's
 	 * form of restat cannot use; make.c). */
-	g_string_append_printf(c, "%s stub ${O}/syntax.stub.c ${out} && rm -f ${O}/syntax.stub.c%s", ed_cugen_q(x),
-			       pp ? "" : " && touch ${out}");
+	ed_frag(x, c, "syntax-stub", NULL);
+	if (!pp)
+		ed_frag(x, c, "touch-out", NULL);
 	g_free(ii);
 	Rule *r = graph_rule(x->g, RULE_STUB "_syntax", c->str, "CUDA stub ${out}", pp ? NULL : "${out}.d",
 			     pp ? NULL : "gcc", "device");
@@ -513,21 +508,17 @@ Rule *ed_make_cu_fatbin_rule(Ctx *x, TState *s)
 		}
 		if (!built)
 			continue;
-		if (g_str_has_prefix(img, "elf:"))
-			g_string_append_printf(c, " --image3=kind=elf,sm=%s,file=${O}/sm_%s.cubin", id, id);
-		else if (g_str_has_prefix(img, "ptx:"))
-			g_string_append_printf(c, " --image3=kind=ptx,sm=%s,file=${O}/compute_%s.ptx", id, id);
-		else
-			g_string_append_printf(c, " --image3=kind=nvvm,sm=%s,file=${O}/compute_%s.ltoir", id, id);
+		ed_frag(x, c, g_str_has_prefix(img, "elf:") ? "image-elf" : g_str_has_prefix(img, "ptx:") ? "image-ptx" : "image-nvvm",
+			"ID", id, NULL);
 	}
 	/* the fatbin goes straight into the host object: one cheap edge
 	 * (fewer edges for ninja to load, and for ninja >= 1.12, which counts
 	 * edges on a chain before it has timings, no extra link in the chain) */
-	g_string_append(c, " --create=${O}/fatbin &&");
+	ed_frag(x, c, "fatbin-create", "FATBIN", "fatbin", NULL);
+	ed_frag(x, c, "and", NULL);
 	ed_measured(x, c);
 	ed_render_arg(c, x->tk->objcopy);
-	g_string_append_printf(c, " --update-section %s=${O}/fatbin ${O}/host.o ${out}" TMP,
-			       s->pipe->rdc ? "__nv_relfatbin" : ".nv_fatbin");
+	ed_frag(x, c, "fatbin-embed", "SECTION", s->pipe->rdc ? "__nv_relfatbin" : ".nv_fatbin", "FATBIN", "fatbin", NULL);
 	ed_publish(c, "${out}");
 	Rule *r = graph_rule(x->g, RULE_FATBIN, c->str, "CUDA fatbin ${out}", NULL, NULL, "host");
 	g_string_free(c, TRUE);
@@ -538,10 +529,8 @@ Rule *ed_make_cu_host_rule(Ctx *x, TState *s)
 {
 	GString *c = g_string_new(NULL);
 	ed_render_arg(c, g_ptr_array_index(s->pipe->fatbin, 0));
-	g_string_append(c, " -64");
-	if (s->pipe->rdc)
-		g_string_append(c, " --device-c");
-	g_string_append(c, " --create=${O}/empty.fatbin --embedded-fatbin=${O}/fatbin.c &&");
+	ed_frag(x, c, "empty-fatbin", "RDC", s->pipe->rdc ? " --device-c" : "", NULL);
+	ed_frag(x, c, "and", NULL);
 	ed_measured(x, c);
 	if (*x->c->launcher)
 		ed_render_words(c, x->c->launcher);

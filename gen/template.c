@@ -18,9 +18,9 @@ char *template_text(const char *name)
 	return s;
 }
 
-char *template_expand(const char *name, const char *const *vars)
+/* text with its @KEY@s filled from vars; where names it in aborts */
+static char *fill(const char *where, const char *t, const char *const *vars)
 {
-	char *t = template_text(name);
 	GString *o = g_string_new(NULL);
 	for (const char *p = t; *p; p++) {
 		if (*p != '@') {
@@ -41,19 +41,62 @@ char *template_expand(const char *name, const char *const *vars)
 			g_string_append_c(o, '@');
 			continue;
 		}
-		char *key = g_strndup(p + 1, end - p - 1);
 		const char *val = NULL;
 		for (const char *const *v = vars; v && v[0]; v += 2)
-			if (strcmp(v[0], key) == 0)
+			if (strncmp(v[0], p + 1, end - p - 1) == 0 && !v[0][end - p - 1])
 				val = v[1];
 		if (!val)
-			g_error("template '%s': no value for @%s@", name, key);
+			g_error("template '%s': no value for @%.*s@", where, (int)(end - p - 1), p + 1);
 		g_string_append(o, val);
-		g_free(key);
 		p = end;
 	}
-	g_free(t);
 	return g_string_free(o, FALSE);
+}
+
+char *template_expand(const char *name, const char *const *vars)
+{
+	char *t = template_text(name);
+	char *o = fill(name, t, vars);
+	g_free(t);
+	return o;
+}
+
+/* file's fragments, name -> text: parsed on first use, kept (the
+ * compiled-in text does not change) */
+static GHashTable *fragments(const char *file)
+{
+	static GHashTable *files;
+	if (!files)
+		files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_hash_table_unref);
+	GHashTable *f = g_hash_table_lookup(files, file);
+	if (f)
+		return f;
+	f = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	char *t = template_text(file);
+	char **lines = g_strsplit(t, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		char *tab = strchr(*l, '\t');
+		if (**l == '#' || !**l)
+			continue;
+		if (!tab || tab == *l)
+			g_error("template '%s': '%s' is not NAME, a tab, text", file, *l);
+		g_hash_table_insert(f, g_strndup(*l, tab - *l), g_strdup(tab + 1));
+	}
+	g_strfreev(lines);
+	g_free(t);
+	g_hash_table_insert(files, g_strdup(file), f);
+	return f;
+}
+
+char *template_fragment(const char *file, const char *name, const char *const *vars)
+{
+	const char *t = g_hash_table_lookup(fragments(file), name);
+	if (!t)
+		g_error("template '%s': no fragment '%s'", file, name);
+	char *where = g_strconcat(file, ":", name, NULL);
+	char *o = fill(where, t, vars);
+	g_free(where);
+	return o;
 }
 
 static gint cmp_names(gconstpointer a, gconstpointer b)

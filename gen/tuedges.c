@@ -23,14 +23,14 @@ static void device_link_objects(Ctx *x, TState *s, Source *src, const char *O, c
 		GString *c = g_string_new(NULL);
 		ed_measured(x, c);
 		ed_render(c, s->pipe->fatbin);
-		if (pa->lto)
-			g_string_append_printf(c, " --image3=kind=nvvm,sm=%s,file=${O}/compute_%s.ltoir", id, id);
-		else
-			g_string_append_printf(c, " --image3=kind=elf,sm=%s,file=${O}/sm_%s.cubin", id, id);
-		g_string_append_printf(c, " --create=${O}/sm_%s.fatbin &&", id);
+		char *fatbin = g_strdup_printf("sm_%s.fatbin", id);
+		ed_frag(x, c, pa->lto ? "image-nvvm" : "image-elf", "ID", id, NULL);
+		ed_frag(x, c, "fatbin-create", "FATBIN", fatbin, NULL);
+		ed_frag(x, c, "and", NULL);
 		ed_measured(x, c);
 		ed_render_arg(c, x->tk->objcopy);
-		g_string_append_printf(c, " --update-section __nv_relfatbin=${O}/sm_%s.fatbin ${O}/host.o ${out}" TMP, id);
+		ed_frag(x, c, "fatbin-embed", "SECTION", "__nv_relfatbin", "FATBIN", fatbin, NULL);
+		g_free(fatbin);
 		ed_publish(c, "${out}");
 		char *stem = g_strdup_printf(RULE_DLOBJ "_%s", id);
 		Rule *r = graph_rule(x->g, stem, c->str, "CUDA dlink object ${out}", NULL, NULL, "host");
@@ -327,7 +327,10 @@ void ed_cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char 
 		/* host.o -> host.rank1 -> host.rank2 ||-> the fatbin edge: ninja
 		 * (from 1.12) then counts as many edges after the host compile
 		 * as after a cicc edge, and breaks the tie in file order */
-		Rule *stamp = graph_rule(g, RULE_RANK, "touch ${out}", "stamp ${out}", NULL, NULL, NULL);
+		GString *touch = g_string_new(NULL);
+		ed_frag(x, touch, "stamp", NULL);
+		Rule *stamp = graph_rule(g, RULE_RANK, touch->str, "stamp ${out}", NULL, NULL, NULL);
+		g_string_free(touch, TRUE);
 		const char *prev = host;
 		for (int k = 1; k <= 2; k++) {
 			Edge *r = graph_edge(g, EK_RANK, stamp);
@@ -381,7 +384,7 @@ void ed_cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const char
 	for (guint i = 0; i < args->len; i++)
 		ed_render_arg(c, g_ptr_array_index(args, i));
 	g_ptr_array_free(args, TRUE);
-	g_string_append(c, " -MD -MP -MF ${out}.d -MT ${out} ${in} -o ${out}" TMP);
+	ed_frag(x, c, "nvcc-tu-out", NULL);
 	ed_publish(c, "${out}");
 	Rule *r = graph_rule(x->g, RULE_NVCC, c->str, "CUDA nvcc ${out}", "${out}.d", "gcc", "device");
 	g_string_free(c, TRUE);
@@ -432,10 +435,11 @@ void ed_host_tu(Ctx *x, TState *s, Source *src, const char *in, const char *O)
 	GString *m = g_string_new(NULL);
 	ed_measured(x, m);
 	/* (-MT: the depfile names the output, not its temporary name) */
-	char *rule_cmd = g_strconcat(m->str, " ", c->str, " -MD -MP -MF ${out}.d -MT ${out} -c ${in} -o ${out}" TMP
-				     " && mv -f ${out}" TMP " ${out}", NULL);
-	g_string_free(m, TRUE);
-	g_string_append(c, " -MD -MP -MF ${out}.d -c ${in} -o ${out}");
+	g_string_append_printf(m, " %s", c->str);
+	ed_frag(x, m, "cc-out", NULL);
+	ed_publish(m, "${out}");
+	char *rule_cmd = g_string_free(m, FALSE);
+	ed_frag(x, c, "cc-compdb-out", NULL);
 	Rule *r = graph_rule(x->g, cxx ? RULE_CXX : RULE_CC, rule_cmd, cxx ? "CXX ${out}" : "CC ${out}",
 			     "${out}.d", "gcc", "host");
 	Edge *e = graph_edge(x->g, cxx ? EK_CXX : EK_CC, r);

@@ -17,8 +17,8 @@
 # fixed: shard specs hash absolute paths). The toolkit probe's record
 # (nvcc's temporary names) is left out. No build runs: what is compared
 # is what setup decides with nothing learned, or with the synthetic
-# measurements. The ninja on PATH counts (its version sets the order the
-# planner simulates): take both snapshots on one machine.
+# measurements. The ninja the planner sees is pinned (1.11.1, or 1.13.1
+# for the depth-first variants), so its version is no machine's.
 #
 # Environment: CUGEN (default ./cugen), CUDA_PATH (default /usr/local/cuda),
 # NINJA (default ninja).
@@ -39,6 +39,15 @@ trap 'rm -rf "$work"' EXIT
 cp "$CUGEN" "$work/bin/cugen"
 CUGEN=$work/bin/cugen
 mkdir -p "$out"
+# the ninja the planner sees says 1.11.1 (file order) unless a variant
+# puts the 1.13.1 one first (depth first): the same on any machine
+for v in 1.11.1 1.13.1; do
+	mkdir -p "$work/ninja-$v"
+	printf '#!/bin/sh\n[ "$1" = --version ] && { echo %s; exit 0; }\nexec "%s" "$@"\n' "$v" "$(command -v "$NINJA")" \
+		>"$work/ninja-$v/ninja"
+	chmod +x "$work/ninja-$v/ninja"
+done
+PATH=$work/ninja-1.11.1:$PATH
 
 project() { # name: copy or generate it into $work/src/name
 	d=$work/src/$1
@@ -107,8 +116,23 @@ for n in saxpy multi rdc cdp bench-A bench-B bench-C scale-40; do
 	measured "$n" ninja-measured-j16 --profile golden16
 	measured "$n" ninja-measured-j8 --profile golden8
 	measured "$n" ninja-measured-whole-j16 --profile golden16 -d no-ptxas-edges
+	# ninja >= 1.12 (depth first): the rank stamps
+	(
+		PATH=$work/ninja-1.13.1:$PATH
+		measured "$n" ninja113-measured-j16 --profile golden16
+		setup "$n" ninja113-j16 --profile golden16
+	)
+	# line info named project-relative; one nvcc per TU
+	setup "$n" ninja-lineinfo -D cuda.flags="-O3 -lineinfo" --profile golden16
+	setup "$n" ninja-tu -D profile.golden16.split=tu --profile golden16
 	setup "$n" automake --profile golden16 --backend automake
 	setup "$n" "shard-$first" --profile golden16 --archs "$first"
+	case $n in saxpy) # a data file copied into the build
+		setup "$n" ninja-data -D target.saxpy.data=main.cpp --profile golden16 ;;
+	rdc) # device LTO (nvlink -dlto, the libnvvm links); no libcudadevrt
+		setup "$n" ninja-lto -D profile.golden16.lto=yes --profile golden16
+		setup "$n" ninja-nodevrt -D target.rdc_app.devrt=no --profile golden16 ;;
+	esac
 	case $n in saxpy | multi | rdc) # the compile cache's wrappers, both module id kinds
 		setup "$n" cache --profile golden16 -D toolchain.cache="$work/cache"
 		setup "$n" cache-absolute --profile golden16 -D toolchain.cache="$work/cache" -D cuda.module_id=absolute ;;
