@@ -21,7 +21,7 @@ typedef struct {
 	char **defines;        /* -D, then the kept ones merged in (options.h) */
 	char **undefines;      /* -U SECTION.KEY */
 	gboolean reset, list_options;
-	char **debug;          /* -d MODE (timing, no-ptxas-edges, no-host-rank) */
+	char **debug;          /* -d MODE (timing, no-ptxas-edges, no-host-rank, ...) */
 	char *trace, *costs;   /* plan --trace FILE [--costs BUILDDIR] */
 	char **regen;          /* arguments the regeneration edge uses instead */
 	gboolean verbose, json;
@@ -30,6 +30,8 @@ typedef struct {
 	gboolean whole_device; /* no ptxas edges: device edges run cicc and ptxas (combine
 	                        * imports their images; -d no-ptxas-edges) */
 	gboolean no_rank;      /* no host_rank stamps (-d no-host-rank) */
+	gboolean no_syntax_stub; /* never a syntax-only stub edge (-d no-syntax-stub) */
+	gboolean no_pp_edges;  /* never pp edges (-d no-pp-edges) */
 } SetupArgs;
 
 

@@ -652,7 +652,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 				       h ? h->syntax_stub : -1, 0.97, 0, 0.03, FALSE };
 		EdgeOptions alt = ch;
 		alt.syntax_stub = TRUE;
-		if (!try_alternative(&syntax, &alt, build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
+		if (!p->no_syntax_stub &&
+		    !try_alternative(&syntax, &alt, build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
 			return NULL;
 		/* While the front ends run (the device compiles need their
 		 * module ids), cores may idle. Try the device preprocesses as
@@ -665,7 +666,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 				   "inside the device edges", h ? h->pp_edges : -1, 0.99, 0, 0.1, TRUE };
 		alt = ch;
 		alt.pp_edges = TRUE;
-		if (!try_alternative(&pp, &alt, build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
+		if (!p->no_pp_edges &&
+		    !try_alternative(&pp, &alt, build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
 			return NULL;
 		/* The tail split, and cicc and ptxas as edges of their own (not
 		 * for LTO images, PTX-only archs or with the cache: edges.c then

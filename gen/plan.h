@@ -38,6 +38,8 @@ typedef struct {
 	gboolean ptxas_edges;            /* cicc and ptxas as edges of their own */
 	gboolean whole_device;           /* in: never ptxas edges (SetupArgs.whole_device) */
 	gboolean no_rank;                /* in: never host_rank (not the ninja backend) */
+	gboolean no_syntax_stub;         /* in: never the syntax-only stub (-d no-syntax-stub) */
+	gboolean no_pp_edges;            /* in: never pp edges (-d no-pp-edges) */
 	const char *trace;               /* in: write the simulated build here (plan --trace) */
 	const char *trace_costs;         /* in: ... with the costs measured in this build directory */
 	gboolean host_rank;              /* stamp edges after the host compiles (EdgeOptions) */

@@ -66,6 +66,8 @@ static const struct {
 	{ "timing", "print the milliseconds each phase took, on standard error" },
 	{ "no-ptxas-edges", "keep cicc and ptxas in one device edge (no ptxas edges)" },
 	{ "no-host-rank", "no stamp edges after host compiles for ninja >= 1.12" },
+	{ "no-syntax-stub", "the host stub from the first arch's device edge (no syntax-only edge)" },
+	{ "no-pp-edges", "device preprocesses inside the device edges (no pp edges)" },
 	{ "list", "list these modes" },
 };
 
@@ -89,6 +91,10 @@ static gboolean debug_modes(SetupArgs *a, const char *cmd, GError **err)
 			cg_timing_enable();
 		else if (strcmp(*d, "no-ptxas-edges") == 0)
 			a->whole_device = TRUE;
+		else if (strcmp(*d, "no-syntax-stub") == 0)
+			a->no_syntax_stub = TRUE;
+		else if (strcmp(*d, "no-pp-edges") == 0)
+			a->no_pp_edges = TRUE;
 		else
 			a->no_rank = TRUE;
 	}
@@ -323,6 +329,8 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 	}
 	cg_timing("machine");
 	gen->plan.whole_device = a->whole_device;
+	gen->plan.no_syntax_stub = a->no_syntax_stub;
+	gen->plan.no_pp_edges = a->no_pp_edges;
 	gen->plan.no_rank = strcmp(a->backend, "ninja") != 0 || a->no_rank;
 	gen->plan.trace = a->trace;
 	gen->plan.trace_costs = a->costs;

@@ -34,6 +34,14 @@ run "$CUGEN" setup -B one --profile one
 [ "$(edges one one dev-pp)" = 0 ] || die "one job: pp edges"
 grep -q 'cuda_pp_' one/build.ninja && die "one job: a pp rule in build.ninja"
 
+note "-d no-pp-edges and -d no-syntax-stub leave those out, and the regeneration keeps them"
+run "$CUGEN" setup -B nopp --profile big -d no-pp-edges -d no-syntax-stub
+[ "$(edges nopp big dev-pp)" = 0 ] || die "-d no-pp-edges: pp edges"
+grep -q 'cuda_stub_syntax' nopp/build.ninja && die "-d no-syntax-stub: a syntax-only stub"
+"$CUGEN" plan -B nopp --profile big -d no-pp-edges -d no-syntax-stub | grep -q 'device preprocesses as their own edges\|syntax-only' &&
+	die "cugen plan weighs what -d left out"
+grep -q -- '-d no-pp-edges -d no-syntax-stub' nopp/build.ninja || die "the regeneration edge forgets the -d modes"
+
 note "6 jobs: ptxas edges, after a cicc edge each; one job: none"
 [ "$(edges pp wide dev-cicc)" = 12 ] || { cat "$WORK/plan.json"; die "6 jobs: not 12 cicc edges"; }
 "$CUGEN" plan -B pp --profile wide | grep -q '^  cicc and ptxas as edges of their own' || die "cugen plan does not say why"
