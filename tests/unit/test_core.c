@@ -212,7 +212,7 @@ static void test_config_profile_and_defines(void)
 	Config *c = load(base_ini, "ci", NULL, defs, &err);
 	g_assert_no_error(err);
 	g_assert_cmpstr(c->profile->name, ==, "ci");
-	g_assert_cmpstr(c->profile->jobs, ==, "5");          /* -D on the profile */
+	g_assert_cmpint(c->profile->jobs, ==, 5);       /* -D on the profile */
 	g_assert_cmpstr(c->build_archs->value, ==, "80");    /* profile subset */
 	g_assert_cmpstr(c->flags, ==, "-O1");                /* -D wins over the profile */
 	config_free(c);
