@@ -18,8 +18,9 @@ char *template_text(const char *name)
 	return s;
 }
 
-/* text with its @KEY@s filled from vars; where names it in aborts */
-static char *fill(const char *where, const char *t, const char *const *vars)
+/* text t of template file (its fragment frag, or NULL) with its @KEY@s
+ * filled from vars; an unknown key aborts, naming them */
+static char *fill(const char *file, const char *frag, const char *t, const char *const *vars)
 {
 	GString *o = g_string_new(NULL);
 	for (const char *p = t; *p; p++) {
@@ -46,7 +47,8 @@ static char *fill(const char *where, const char *t, const char *const *vars)
 			if (strncmp(v[0], p + 1, end - p - 1) == 0 && !v[0][end - p - 1])
 				val = v[1];
 		if (!val)
-			g_error("template '%s': no value for @%.*s@", where, (int)(end - p - 1), p + 1);
+			g_error("template '%s%s%s': no value for @%.*s@", file, frag ? ":" : "", frag ? frag : "",
+				(int)(end - p - 1), p + 1);
 		g_string_append(o, val);
 		p = end;
 	}
@@ -56,7 +58,7 @@ static char *fill(const char *where, const char *t, const char *const *vars)
 char *template_expand(const char *name, const char *const *vars)
 {
 	char *t = template_text(name);
-	char *o = fill(name, t, vars);
+	char *o = fill(name, NULL, t, vars);
 	g_free(t);
 	return o;
 }
@@ -93,10 +95,7 @@ char *template_fragment(const char *file, const char *name, const char *const *v
 	const char *t = g_hash_table_lookup(fragments(file), name);
 	if (!t)
 		g_error("template '%s': no fragment '%s'", file, name);
-	char *where = g_strconcat(file, ":", name, NULL);
-	char *o = fill(where, t, vars);
-	g_free(where);
-	return o;
+	return fill(file, name, t, vars);
 }
 
 static gint cmp_names(gconstpointer a, gconstpointer b)
