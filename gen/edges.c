@@ -345,6 +345,25 @@ void graph_info_clear(GraphInfo *info)
 	memset(info, 0, sizeof *info);
 }
 
+gboolean edges_may_group(const Resolved *r, guint limit)
+{
+	guint64 fewest = 0;
+	gboolean cuda = FALSE;
+	for (guint i = 0; i < r->order->len; i++) {
+		Target *t = g_ptr_array_index(r->order, i);
+		const RTarget *rt = resolved_target(r, t);
+		if (rt->has_cuda && rt->tu)
+			return FALSE;
+		const guint archs = rt->build ? rt->build->archs->len : 0;
+		for (guint k = 0; k < t->sources->len; k++)
+			if (((Source *)g_ptr_array_index(t->sources, k))->lang == LANG_CUDA) {
+				cuda = TRUE;
+				fewest += 4 + archs; /* front end, fatbin, stub, host */
+			}
+	}
+	return cuda && fewest <= limit;
+}
+
 Graph *edges_build(const Resolved *r, const EdgeOptions *opt, GraphInfo *info, GError **err)
 {
 	Ctx x = { 0 };

@@ -59,5 +59,10 @@ typedef struct {
  * found (read, not changed: the planner builds several). */
 Graph *edges_build(const Resolved *r, const EdgeOptions *opt, GraphInfo *info, GError **err);
 void graph_info_clear(GraphInfo *info);
+/* Whether r's graph may have at most limit edges with the planner's
+ * fewest: its CUDA TUs built per arch (none per TU), each with at least
+ * a front end, a fatbin, a stub, a host compile and a device edge per
+ * arch. FALSE without CUDA TUs. */
+gboolean edges_may_group(const Resolved *r, guint limit);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "group.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -220,30 +221,24 @@ typedef struct {
 	gboolean adds_edges;
 } Alternative;
 
-/* A graph for a set of choices, built and costed: t and how once
- * evaluated. */
+static void annotate_split(Graph *g, GHashTable *set, int sc, const Config *c);
+
+/* The view of the step graph for a set of choices (group.c), with their
+ * tail split as an annotation, costed: t and how once evaluated. */
 typedef struct {
 	Graph *g;
-	GraphInfo info;
 	double t;
 	const char *how;
 } Candidate;
 
-static gboolean build_candidate(Candidate *k, const EdgeOptions *alt, GraphBuilder build, void *data,
-				const History *h, const Config *c, Plan *p, GError **err)
+static void view_candidate(Candidate *k, const EdgeOptions *alt, const Graph *steps, const History *h,
+			   const Config *c, const GraphInfo *info, Plan *p)
 {
 	memset(k, 0, sizeof *k);
-	k->g = build(data, alt, &k->info, err);
-	if (!k->g)
-		return FALSE;
-	pl_set_costs(k->g, h, c, &k->info, alt->threads, alt->pp_edges, p);
-	return TRUE;
-}
-
-static void candidate_free(Candidate *k)
-{
-	graph_free(k->g);
-	graph_info_clear(&k->info);
+	k->g = group_view(steps, alt);
+	if (alt->split_edges && alt->tail_split > 1)
+		annotate_split(k->g, alt->split_edges, alt->tail_split, c);
+	pl_set_costs(k->g, h, c, info, alt->threads, alt->pp_edges, p);
 }
 
 /* Whether to take alternative a (expected t_alt against t_cur), with
@@ -262,37 +257,32 @@ static gboolean decide(const Alternative *a, double t_alt, double t_cur, Plan *p
 }
 
 /* Keeps whichever of the evaluated candidate k (choices alt) and *g
- * decide() picks: *g, *info, *ch, *t and *how then describe the kept
- * one; k is used up. */
+ * decide() picks: *g, *ch, *t and *how then describe the kept one; k is
+ * used up. */
 static void weigh(const Alternative *a, const EdgeOptions *alt, Candidate *k, Plan *p, Graph **g,
-		  GraphInfo *info, EdgeOptions *ch, double *t, const char **how)
+		  EdgeOptions *ch, double *t, const char **how)
 {
 	if (decide(a, k->t, *t, p)) {
 		graph_free(*g);
-		graph_info_clear(info);
-		*info = k->info;
 		*g = k->g;
 		*ch = *alt;
 		*t = k->t;
 		*how = k->how;
 	} else {
-		candidate_free(k);
+		graph_free(k->g);
 	}
 }
 
-/* Builds the graph with the alternative choices (alt), simulates it and
- * keeps whichever of it and *g prefer() picks (weigh). FALSE (and err)
- * when the build fails. */
-static gboolean try_alternative(const Alternative *a, const EdgeOptions *alt, GraphBuilder build, void *data,
-				const History *h, const Config *c, Plan *p, int threads, Graph **g,
-				GraphInfo *info, EdgeOptions *ch, double *t, const char **how, GError **err)
+/* The step graph's view for the alternative choices (alt), simulated;
+ * keeps whichever of it and *g prefer() picks (weigh). */
+static void try_alternative(const Alternative *a, const EdgeOptions *alt, const Graph *steps, const History *h,
+			    const Config *c, const GraphInfo *info, Plan *p, int threads, Graph **g, EdgeOptions *ch,
+			    double *t, const char **how)
 {
 	Candidate k;
-	if (!build_candidate(&k, alt, build, data, h, c, p, err))
-		return FALSE;
+	view_candidate(&k, alt, steps, h, c, info, p);
 	k.t = !a->adds_edges || k.g->edges->len > (*g)->edges->len ? evaluate(k.g, p, threads, &k.how) : *t;
-	weigh(a, alt, &k, p, g, info, ch, t, how);
-	return TRUE;
+	weigh(a, alt, &k, p, g, ch, t, how);
 }
 
 /* A device compile that a tail split can take (edges.c splits no LTO
@@ -347,7 +337,7 @@ static GHashTable *last_device_edges(Graph *g, const Plan *p, int threads, guint
  * --split-compile sc: each device edge in it and, with ptxas edges, its
  * cicc edge; none with the cache or for LTO images. Marks them in
  * e->split (0: none), so that the simulation weighs the split on this
- * graph as built, without building it again (lower_split does at the
+ * graph as built, without building it again (lower() does at the
  * end). */
 static void annotate_split(Graph *g, GHashTable *set, int sc, const Config *c)
 {
@@ -375,16 +365,6 @@ static gint by_serial(gconstpointer a, gconstpointer b)
 static void built_order(Graph *g)
 {
 	g_ptr_array_sort(g->edges, by_serial);
-}
-
-/* Whether the planner's split annotations are g's only record of the
- * tail split it chose (the rules were built without it). */
-static gboolean annotated(const Graph *g)
-{
-	for (guint i = 0; i < g->edges->len; i++)
-		if (((Edge *)g_ptr_array_index(g->edges, i))->split)
-			return TRUE;
-	return FALSE;
 }
 
 /* The tail split (profile split_compile = auto or tail, 4 cores or
@@ -506,32 +486,43 @@ static void try_tail_split(const History *h, const Config *c, Plan *p, int threa
 	g_ptr_array_free(sets, TRUE);
 }
 
-/* The graph with the tail split an annotated *g stands for, built: the
- * same edges, made in the same order, with the split rules; ordered as
- * *g was and costed as it was. */
-static gboolean lower_split(Graph **g, GraphInfo *info, const EdgeOptions *ch, GraphBuilder build, void *data,
-			    const History *h, const Config *c, Plan *p, GError **err)
+/* The lowering: the graph for the choices the view *g stands for (its
+ * grouping and tail split), built with its rules (the builder's
+ * edges_build), costed as *g was and ordered as its simulation chose.
+ * *g and *info are then the built graph's. */
+static gboolean lower(Graph **g, GraphInfo *info, const EdgeOptions *ch, GraphBuilder build, void *data,
+		      const History *h, const Config *c, Plan *p, GError **err)
 {
-	Candidate k;
-	if (!build_candidate(&k, ch, build, data, h, c, p, err))
+	GraphInfo li;
+	Graph *l = build(data, ch, &li, err);
+	if (!l)
 		return FALSE;
 	const guint n = (*g)->edges->len;
-	if (k.g->edges->len != n) {
-		candidate_free(&k);
-		g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_FAILED, "internal error: the tail split's graph has %u edges, not %u",
-			    k.g->edges->len, n);
+	gboolean same = l->edges->len == n;
+	if (same) {
+		pl_set_costs(l, h, c, &li, ch->threads, ch->pp_edges, p);
+		double cpl, work; /* (its walk order as a fresh graph's: the sums in the same order) */
+		pl_bottom_levels(l, &cpl, &work);
+		gpointer *made = g_memdup2(l->edges->pdata, n * sizeof(gpointer));
+		for (guint i = 0; same && i < n; i++) {
+			const Edge *v = (*g)->edges->pdata[i];
+			const Edge *e = l->edges->pdata[i] = made[v->serial];
+			same = e->kind == v->kind && EDGE_LEN(e->outs) == EDGE_LEN(v->outs) &&
+			       (!EDGE_LEN(e->outs) || strcmp(EDGE_AT(e->outs, 0), EDGE_AT(v->outs, 0)) == 0);
+		}
+		g_free(made);
+	}
+	if (!same) {
+		graph_free(l);
+		graph_info_clear(&li);
+		g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+			    "internal error: the graph built for the planner's choices is not the one it simulated");
 		return FALSE;
 	}
-	double cpl, work; /* (its walk order as a fresh graph's: the sums in the same order) */
-	pl_bottom_levels(k.g, &cpl, &work);
-	gpointer *made = g_memdup2(k.g->edges->pdata, n * sizeof(gpointer));
-	for (guint i = 0; i < n; i++)
-		k.g->edges->pdata[i] = made[((Edge *)(*g)->edges->pdata[i])->serial];
-	g_free(made);
 	graph_free(*g);
 	graph_info_clear(info);
-	*g = k.g;
-	*info = k.info;
+	*g = l;
+	*info = li;
 	return TRUE;
 }
 
@@ -569,9 +560,17 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		ch.threads = pr->threads;
 	const gboolean sc_auto = split_compile_auto(c);
 	ch.split_compile = plan_profile_split_compile(c);
-	Graph *g = build(data, &ch, info, err);
-	if (!g)
+	/* A graph that may be small enough to weigh its groupings: its steps,
+	 * built once, and the view of them each set of choices stands for */
+	Graph *steps = NULL, *g;
+	if (p->may_group) {
+		const EdgeOptions so = group_steps_options(&ch);
+		if (!(steps = build(data, &so, info, err)))
+			return NULL;
+		g = group_view(steps, &ch);
+	} else if (!(g = build(data, &ch, info, err))) {
 		return NULL;
+	}
 	cg_timing("graph");
 	/* (h is read from here on: setup loads it while the graph is built) */
 	p->mem_from = h && h->lines ? "measured in the last build" : "defaults (nothing measured yet)";
@@ -599,6 +598,15 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 				return NULL;
 		}
 	}
+	/* Alternatives for small graphs (a simulated build each decides) */
+	const gboolean small = steps && ntu && !info->split_tu_targets && g->edges->len <= PLAN_GROUP_EDGES;
+	if (steps && !small) {
+		graph_free(g);
+		graph_free(g_steal_pointer(&steps));
+		graph_info_clear(info);
+		if (!(g = build(data, &ch, info, err)))
+			return NULL;
+	}
 	if (ch.split_compile > 1)
 		why(p, "--split-compile %d (profile split_compile); note: it changes the generated code", ch.split_compile);
 	if (c->reproducible)
@@ -609,10 +617,9 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	const int pool_threads = MAX(MAX(ch.threads, ch.split_compile), 1);
 	double cpl = 0, work = 0;
 	const char *how = NULL;
-	/* Alternatives for small graphs (a simulated build each decides) */
-	const gboolean small = ntu && !info->split_tu_targets && g->edges->len <= 4000;
 	if (g->edges->len <= 20000 && !probe_ninja(p, err)) {
 		graph_free(g);
+		graph_free(steps);
 		graph_info_clear(info);
 		return NULL;
 	}
@@ -634,10 +641,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		ch.host_rank = TRUE;
 		p->rank_considered = TRUE;
 		graph_free(g);
-		graph_info_clear(info);
-		g = build(data, &ch, info, err);
-		if (!g)
-			return NULL;
+		g = group_view(steps, &ch);
 		pl_set_costs(g, h, c, info, ch.threads, ch.pp_edges, p);
 	}
 	double t_dev = evaluate(g, p, pool_threads, &how);
@@ -652,9 +656,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 				       h ? h->syntax_stub : -1, 0.97, 0, 0.03, FALSE };
 		EdgeOptions alt = ch;
 		alt.syntax_stub = TRUE;
-		if (!p->no_syntax_stub &&
-		    !try_alternative(&syntax, &alt, build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
-			return NULL;
+		if (!p->no_syntax_stub)
+			try_alternative(&syntax, &alt, steps, h, c, info, p, pool_threads, &g, &ch, &t_dev, &how);
 		/* While the front ends run (the device compiles need their
 		 * module ids), cores may idle. Try the device preprocesses as
 		 * their own edges, which need no id (7 more edges per TU; not
@@ -666,9 +669,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 				   "inside the device edges", h ? h->pp_edges : -1, 0.99, 0, 0.1, TRUE };
 		alt = ch;
 		alt.pp_edges = TRUE;
-		if (!p->no_pp_edges &&
-		    !try_alternative(&pp, &alt, build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how, err))
-			return NULL;
+		if (!p->no_pp_edges)
+			try_alternative(&pp, &alt, steps, h, c, info, p, pool_threads, &g, &ch, &t_dev, &how);
 		/* The tail split, and cicc and ptxas as edges of their own (not
 		 * for LTO images, PTX-only archs or with the cache: edges.c then
 		 * adds none): smaller edges pack tighter, at the end of a build
@@ -686,14 +688,13 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		b.ptxas_edges = TRUE;
 		Candidate kb;
 		if (!p->whole_device && p->cores > 1) {
-			if (!build_candidate(&kb, &b, build, data, h, c, p, err))
-				return NULL;
+			view_candidate(&kb, &b, steps, h, c, info, p);
 			/* (a graph over 4,000 edges would be simulated without the
 			 * spread of costs that A's was) */
 			if (kb.g->edges->len > g->edges->len && kb.g->edges->len <= 4000) {
 				kb.t = evaluate(kb.g, p, pool_threads, &kb.how);
 				if (sc_auto && p->cores >= 4)
-					try_tail_split(h, c, p, pool_threads, kb.g, &kb.info, &b, &kb.t, &kb.how);
+					try_tail_split(h, c, p, pool_threads, kb.g, info, &b, &kb.t, &kb.how);
 				const guint b1 = p->why->len;
 				Alternative px = { "cicc and ptxas as edges of their own", "as edges of their own",
 						   "cicc and ptxas in one device edge", "in one device edge",
@@ -712,7 +713,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 					px.margin = 1.1;
 					px.gain = -G_MAXDOUBLE;
 				}
-				weigh(&px, &b, &kb, p, &g, info, &ch, &t_dev, &how);
+				weigh(&px, &b, &kb, p, &g, &ch, &t_dev, &how);
 				if (ch.ptxas_edges) { /* B: A's tail split lines and set go */
 					g_ptr_array_remove_range(p->why, a0, a1 - a0);
 					if (a_split && a_split != ch.split_edges)
@@ -723,7 +724,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 						g_hash_table_destroy(b.split_edges);
 				}
 			} else {
-				candidate_free(&kb);
+				graph_free(kb.g);
 			}
 		}
 		/* The stamp edges (below) against none, with the rest chosen
@@ -736,12 +737,12 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 					       FALSE };
 			alt = ch;
 			alt.host_rank = FALSE;
-			if (!try_alternative(&norank, &alt, build, data, h, c, p, pool_threads, &g, info, &ch, &t_dev, &how,
-					     err))
-				return NULL;
+			try_alternative(&norank, &alt, steps, h, c, info, p, pool_threads, &g, &ch, &t_dev, &how);
 		}
 	}
-	if (annotated(g) && !lower_split(&g, info, &ch, build, data, h, c, p, err))
+	const gboolean lowered = !steps || lower(&g, info, &ch, build, data, h, c, p, err);
+	graph_free(steps);
+	if (!lowered)
 		return NULL;
 	p->threads = ch.threads;
 	p->split_compile = ch.split_compile;

@@ -40,6 +40,8 @@ typedef struct {
 	gboolean no_rank;                /* in: never host_rank (not the ninja backend) */
 	gboolean no_syntax_stub;         /* in: never the syntax-only stub (-d no-syntax-stub) */
 	gboolean no_pp_edges;            /* in: never pp edges (-d no-pp-edges) */
+	gboolean may_group;              /* in: the graph may be small enough to weigh its groupings
+	                                  * (edges_may_group): built as a step graph, viewed (group.c) */
 	const char *trace;               /* in: write the simulated build here (plan --trace) */
 	const char *trace_costs;         /* in: ... with the costs measured in this build directory */
 	gboolean host_rank;              /* stamp edges after the host compiles (EdgeOptions) */
@@ -58,10 +60,16 @@ typedef struct {
 	GPtrArray *why;                  /* one line per decision */
 } Plan;
 
-/* Builds the graph for a set of planner choices (the caller's closure). */
+/* Builds the graph for a set of planner choices (the caller's closure):
+ * the step graph (group_steps_options) and, once chosen, the lowering. */
 typedef Graph *(*GraphBuilder)(void *data, const EdgeOptions *choices, GraphInfo *info, GError **err);
 
-/* Decide, build the chosen graph, size its pools and order its edges. */
+/* The most edges (of the graph with the fewest) for which the planner
+ * weighs groupings, each by a simulated build. */
+#define PLAN_GROUP_EDGES 4000
+
+/* Decide (on views of one step graph where p->may_group), build the
+ * chosen graph, size its pools and order its edges. */
 Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		 GraphBuilder build, void *data, GraphInfo *info, Plan *p, GError **err);
 void plan_clear(Plan *p);

@@ -332,6 +332,7 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 	gen->plan.no_syntax_stub = a->no_syntax_stub;
 	gen->plan.no_pp_edges = a->no_pp_edges;
 	gen->plan.no_rank = strcmp(a->backend, "ninja") != 0 || a->no_rank;
+	gen->plan.may_group = edges_may_group(gen->resolved, PLAN_GROUP_EDGES);
 	gen->plan.trace = a->trace;
 	gen->plan.trace_costs = a->costs;
 	gen->g = plan_make(gen->c, &gen->m, gen->history, build_graph, gen, &gen->info, &gen->plan, err);

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "edges.h"
 #include "graph.h"
+#include "group.h"
 #include "kinds.h"
 #include "resolve.h"
 #include "toolkit.h"
@@ -34,14 +35,16 @@ static void put_file(const char *dir, const char *name, const char *text)
 	g_free(p);
 }
 
-static void project_open(Project *p)
+static void project_open(Project *p, const char *sources, gboolean ptx)
 {
 	p->dir = g_dir_make_tmp("cugen-steps-XXXXXX", NULL);
 	g_assert_nonnull(p->dir);
-	put_file(p->dir, "cugen.ini",
-	      "[project]\nname = t\n[cuda]\narchs = 80\nstd = c++17\n"
-	      "[target t]\ntype = executable\nsources = k.cu main.cpp\n");
+	char *ini_text = g_strdup_printf("[project]\nname = t\n[cuda]\narchs = 80\n%sstd = c++17\n"
+					 "[target t]\ntype = executable\nsources = %s\n", ptx ? "ptx = 80\n" : "", sources);
+	put_file(p->dir, "cugen.ini", ini_text);
+	g_free(ini_text);
 	put_file(p->dir, "k.cu", "");
+	put_file(p->dir, "l.cu", "");
 	put_file(p->dir, "main.cpp", "int main(void) { return 0; }\n");
 	/* the fake nvcc: --dryrun's steps on stderr, as nvcc prints them
 	 * (the probe directory is where it runs: $PWD, which its shell
@@ -180,7 +183,7 @@ static Edge *made_by(const Edge *e, const char *path)
 static void test_steps_whole(void)
 {
 	Project p = { 0 };
-	project_open(&p);
+	project_open(&p, "k.cu main.cpp", FALSE);
 	EdgeOptions o = { 0 };
 	GraphInfo info = { 0 };
 	Graph *g = graph(&p, &o, &info);
@@ -237,7 +240,7 @@ static void test_steps_whole(void)
 static void test_steps_grouped(void)
 {
 	Project p = { 0 };
-	project_open(&p);
+	project_open(&p, "k.cu main.cpp", FALSE);
 	EdgeOptions o = { 0 };
 	o.pp_edges = o.ptxas_edges = o.syntax_stub = o.host_rank = TRUE;
 	GraphInfo info = { 0 };
@@ -282,10 +285,88 @@ static void test_steps_grouped(void)
 	project_close(&p);
 }
 
+static void same_list(const PathList *a, const PathList *b, const char *what, guint i)
+{
+	if (EDGE_LEN(a) != EDGE_LEN(b))
+		g_error("edge %u: %s: %u paths in the view, %u built", i, what, EDGE_LEN(a), EDGE_LEN(b));
+	for (guint k = 0; k < EDGE_LEN(a); k++)
+		if (strcmp(EDGE_AT(a, k), EDGE_AT(b, k)) != 0)
+			g_error("edge %u: %s %u: '%s' in the view, '%s' built", i, what, k, EDGE_AT(a, k), EDGE_AT(b, k));
+}
+
+static gboolean same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* What the planner reads of an edge, the same in view v and built b. */
+static void same_edges(Graph *v, Graph *b)
+{
+	g_assert_cmpuint(v->edges->len, ==, b->edges->len);
+	for (guint i = 0; i < v->edges->len; i++) {
+		const Edge *x = g_ptr_array_index(v->edges, i), *y = g_ptr_array_index(b->edges, i);
+		g_assert_cmpstr(edge_kind_name(x->kind), ==, edge_kind_name(y->kind));
+		g_assert_cmpuint(x->serial, ==, y->serial);
+		same_list(x->outs, y->outs, "outs", i);
+		same_list(x->implicit_outs, y->implicit_outs, "implicit outs", i);
+		same_list(x->ins, y->ins, "ins", i);
+		same_list(x->implicit_ins, y->implicit_ins, "implicit ins", i);
+		same_list(x->order_ins, y->order_ins, "order-only ins", i);
+		same_list(x->vars, y->vars, "vars", i);
+		g_assert_true(same_str(x->source, y->source));
+		g_assert_true(same_str(x->target, y->target));
+		g_assert_true(same_str(x->arch, y->arch));
+		g_assert_true(same_str(x->image_in, y->image_in));
+		g_assert_true(!x->rule == !y->rule);
+		if (x->rule) {
+			g_assert_true(same_str(x->rule->pool_kind, y->rule->pool_kind));
+			g_assert_cmpint(x->rule->copy, ==, y->rule->copy);
+			g_assert_cmpint(x->rule->split_compile, ==, y->rule->split_compile);
+		}
+	}
+}
+
+/* Each of the 16 groupings, as a view of the one step graph, is the
+ * graph edges_build makes for it: edge for edge, in the same order. */
+static void views(gboolean ptx)
+{
+	Project p = { 0 };
+	project_open(&p, "k.cu l.cu main.cpp", ptx);
+	EdgeOptions base = { 0 };
+	EdgeOptions so = group_steps_options(&base);
+	GraphInfo info = { 0 };
+	Graph *steps = graph(&p, &so, &info);
+	graph_info_clear(&info);
+	for (int m = 0; m < 16; m++) {
+		EdgeOptions o = { 0 };
+		o.pp_edges = m & 1;
+		o.ptxas_edges = (m >> 1) & 1;
+		o.syntax_stub = (m >> 2) & 1;
+		o.host_rank = (m >> 3) & 1;
+		Graph *b = graph(&p, &o, &info);
+		graph_info_clear(&info);
+		Graph *v = group_view(steps, &o);
+		if (g_test_verbose())
+			g_printerr("grouping %d: %u edges\n", m, v->edges->len);
+		same_edges(v, b);
+		graph_free(v);
+		graph_free(b);
+	}
+	graph_free(steps);
+	project_close(&p);
+}
+
+static void test_steps_views(void)
+{
+	views(FALSE);
+	views(TRUE); /* the fatbin embeds sm_80's PTX too */
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/steps/whole", test_steps_whole);
 	g_test_add_func("/steps/grouped", test_steps_grouped);
+	g_test_add_func("/steps/views", test_steps_views);
 	return g_test_run();
 }
