@@ -205,7 +205,7 @@ void ed_publish(GString *c, const char *path)
 const char *ed_cugen_q(Ctx *x)
 {
 	if (!x->cugen_q)
-		x->cugen_q = cg_sh_quote(x->opt->cugen);
+		x->cugen_q = cg_sh_quote(x->in->cugen);
 	return x->cugen_q;
 }
 
@@ -317,9 +317,9 @@ static void phony(Ctx *x, const char *name, GPtrArray *ins, gboolean interned)
 static void regen_edge(Ctx *x)
 {
 	GString *c = g_string_new(NULL);
-	ed_render_arg(c, x->opt->cugen);
-	for (guint i = 0; i < x->opt->regen_args->len; i++)
-		ed_render_arg(c, g_ptr_array_index(x->opt->regen_args, i));
+	ed_render_arg(c, x->in->cugen);
+	for (guint i = 0; i < x->in->regen_args->len; i++)
+		ed_render_arg(c, g_ptr_array_index(x->in->regen_args, i));
 	Rule *r = graph_rule(x->g, RULE_REGEN, c->str, "Regenerating build files (cugen.ini changed)", NULL, NULL, "console");
 	r->generator = TRUE;
 	g_string_free(c, TRUE);
@@ -334,7 +334,7 @@ static void regen_edge(Ctx *x)
 		g_free(d);
 	}
 	edge_implicit_in(e, x->tk->nvcc);
-	edge_implicit_in(e, x->opt->cugen);
+	edge_implicit_in(e, x->in->cugen);
 }
 
 void graph_info_clear(GraphInfo *info)
@@ -364,14 +364,15 @@ gboolean edges_may_group(const Resolved *r, guint limit)
 	return cuda && fewest <= limit;
 }
 
-Graph *edges_build(const Resolved *r, const EdgeOptions *opt, GraphInfo *info, GError **err)
+Graph *edges_build(const Resolved *r, const EdgeInputs *in, const Grouping *gr, GraphInfo *info, GError **err)
 {
 	Ctx x = { 0 };
 	Config *c = r->c;
 	x.r = r;
 	x.c = c;
 	x.tk = r->tk;
-	x.opt = opt;
+	x.in = in;
+	x.opt = gr;
 	x.g = graph_new();
 	x.state = g_hash_table_new_full(NULL, NULL, NULL, tstate_free);
 	x.arch_outs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);

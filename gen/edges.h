@@ -16,12 +16,16 @@
 #include "resolve.h"
 #include "toolkit.h"
 
+/* What every graph of one setup is built with: setup's, the same for
+ * each grouping the planner weighs. */
 typedef struct {
-	const char *builddir;   /* absolute */
 	const char *cugen;      /* absolute path of this program */
 	GPtrArray *regen_args;  /* arguments for `cugen setup` on regeneration */
-	gboolean verbose;
-	/* chosen by the planner */
+} EdgeInputs;
+
+/* The planner's choices (plan.c): how nvcc's steps are grouped into
+ * edges, and the flags that spread a compile over cores. */
+typedef struct {
 	gboolean syntax_stub;   /* host stub from a cicc --device-syntax-only edge */
 	int threads;            /* split = tu: nvcc --threads (0: none) */
 	int split_compile;      /* nvcc --split-compile (0: none) */
@@ -39,7 +43,7 @@ typedef struct {
 	 * between them and the end, and would otherwise start every ready
 	 * device compile before a host compile, the longest single job */
 	gboolean host_rank;
-} EdgeOptions;
+} Grouping;
 
 /* Facts about the graph for the summary line and `cugen plan`. */
 typedef struct {
@@ -55,9 +59,10 @@ typedef struct {
 	gboolean relative_names;
 } GraphInfo;
 
-/* The graph for one set of the planner's choices, from what resolve.c
- * found (read, not changed: the planner builds several). */
-Graph *edges_build(const Resolved *r, const EdgeOptions *opt, GraphInfo *info, GError **err);
+/* The graph for one grouping, from what resolve.c found (read, not
+ * changed): the step graph (group_steps), and the lowering of the
+ * grouping the planner chose. */
+Graph *edges_build(const Resolved *r, const EdgeInputs *in, const Grouping *gr, GraphInfo *info, GError **err);
 void graph_info_clear(GraphInfo *info);
 /* Whether r's graph may have at most limit edges with the planner's
  * fewest: its CUDA TUs built per arch (none per TU), each with at least

@@ -70,7 +70,8 @@ typedef struct {
 	const Resolved *r;
 	Config *c;
 	Toolkit *tk;
-	const EdgeOptions *opt;
+	const EdgeInputs *in;
+	const Grouping *opt;    /* the grouping built */
 	Graph *g;
 	GHashTable *state;     /* Target* -> TState* */
 	GHashTable *arch_outs; /* "sm_80" -> GPtrArray* of device outputs (interned) */

@@ -24,9 +24,9 @@
 
 #include <string.h>
 
-EdgeOptions group_steps_options(const EdgeOptions *base)
+Grouping group_step_graph(const Grouping *base)
 {
-	EdgeOptions o = *base;
+	Grouping o = *base;
 	o.pp_edges = TRUE;
 	o.ptxas_edges = TRUE;
 	o.host_rank = TRUE;
@@ -143,7 +143,7 @@ static void syntax_stub(Graph *v, const TuStub *t, const Edge *host, Rule **rule
 	copy_vars(v, n, t->fe);
 }
 
-Graph *group_view(const Graph *steps, const EdgeOptions *ch)
+Graph *group_view(const Graph *steps, const Grouping *ch)
 {
 	Graph *v = graph_new();
 	/* inputs that go with the edges that made them */

@@ -4,7 +4,7 @@
  * planner may group as an edge of its own: device preprocesses, cicc
  * apart from ptxas, the host stub copied from a device edge, the rank
  * stamps), and the view of it that one set of grouping choices stands
- * for (EdgeOptions' syntax_stub, pp_edges, ptxas_edges, host_rank): the
+ * for (Grouping's syntax_stub, pp_edges, ptxas_edges, host_rank): the
  * same edges, inputs and outputs, in the same order, that edges_build
  * makes for those choices, made from the step graph's edges without
  * resolving, probing or rendering anything. The planner costs and
@@ -17,13 +17,13 @@
 #include "graph.h"
 
 /* base's options with every step apart: the step graph's. */
-EdgeOptions group_steps_options(const EdgeOptions *base);
+Grouping group_step_graph(const Grouping *base);
 
 /* The graph edges_build would make with ch's grouping choices, from the
- * step graph steps (built with group_steps_options): for the planner to
+ * step graph steps (built with group_step_graph): for the planner to
  * cost and simulate, not to render (its rules are the step graph's, but
  * for the syntax-only stub's, which has a pool and no command). It
  * borrows strings and rules from steps, which must outlive it. */
-Graph *group_view(const Graph *steps, const EdgeOptions *ch);
+Graph *group_view(const Graph *steps, const Grouping *ch);
 
 #endif

@@ -258,7 +258,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 	GString *images = g_string_new(NULL);
 	GPtrArray *cubins = g_ptr_array_new_with_free_func(g_free);
 	GPtrArray *ulink = user_link_args(x, s); /* the same for every arch */
-	char *cugen = cg_sh_quote(x->opt->cugen);
+	char *cugen = cg_sh_quote(x->in->cugen);
 	for (guint i = 0; i < s->build->archs->len; i++) {
 		const Arch *a = &g_array_index(s->build->archs, Arch, i);
 		if (!a->sass)

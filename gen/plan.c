@@ -19,8 +19,8 @@ static void why(Plan *p, const char *fmt, ...)
 
 void plan_clear(Plan *p)
 {
-	if (p->split_edges)
-		g_hash_table_destroy(p->split_edges);
+	if (p->chosen.split_edges)
+		g_hash_table_destroy(p->chosen.split_edges);
 	if (p->why)
 		g_ptr_array_free(p->why, TRUE);
 	memset(p, 0, sizeof *p);
@@ -231,7 +231,7 @@ typedef struct {
 	const char *how;
 } Candidate;
 
-static void view_candidate(Candidate *k, const EdgeOptions *alt, const Graph *steps, const History *h,
+static void view_candidate(Candidate *k, const Grouping *alt, const Graph *steps, const History *h,
 			   const Config *c, const GraphInfo *info, Plan *p)
 {
 	memset(k, 0, sizeof *k);
@@ -259,8 +259,8 @@ static gboolean decide(const Alternative *a, double t_alt, double t_cur, Plan *p
 /* Keeps whichever of the evaluated candidate k (choices alt) and *g
  * decide() picks: *g, *ch, *t and *how then describe the kept one; k is
  * used up. */
-static void weigh(const Alternative *a, const EdgeOptions *alt, Candidate *k, Plan *p, Graph **g,
-		  EdgeOptions *ch, double *t, const char **how)
+static void weigh(const Alternative *a, const Grouping *alt, Candidate *k, Plan *p, Graph **g,
+		  Grouping *ch, double *t, const char **how)
 {
 	if (decide(a, k->t, *t, p)) {
 		graph_free(*g);
@@ -275,8 +275,8 @@ static void weigh(const Alternative *a, const EdgeOptions *alt, Candidate *k, Pl
 
 /* The step graph's view for the alternative choices (alt), simulated;
  * keeps whichever of it and *g prefer() picks (weigh). */
-static void try_alternative(const Alternative *a, const EdgeOptions *alt, const Graph *steps, const History *h,
-			    const Config *c, const GraphInfo *info, Plan *p, int threads, Graph **g, EdgeOptions *ch,
+static void try_alternative(const Alternative *a, const Grouping *alt, const Graph *steps, const History *h,
+			    const Config *c, const GraphInfo *info, Plan *p, int threads, Graph **g, Grouping *ch,
 			    double *t, const char **how)
 {
 	Candidate k;
@@ -379,7 +379,7 @@ static void built_order(Graph *g)
  * of *g's edges (annotate_split), simulated from *g's built order; the
  * one taken stays annotated, with the order its simulation chose. */
 static void try_tail_split(const History *h, const Config *c, Plan *p, int threads, Graph *g,
-			   const GraphInfo *info, EdgeOptions *ch, double *t, const char **how)
+			   const GraphInfo *info, Grouping *ch, double *t, const char **how)
 {
 	const int sc = p->cores >= 8 ? 4 : 2;
 	guint ndev = 0;
@@ -490,7 +490,7 @@ static void try_tail_split(const History *h, const Config *c, Plan *p, int threa
  * grouping and tail split), built with its rules (the builder's
  * edges_build), costed as *g was and ordered as its simulation chose.
  * *g and *info are then the built graph's. */
-static gboolean lower(Graph **g, GraphInfo *info, const EdgeOptions *ch, GraphBuilder build, void *data,
+static gboolean lower(Graph **g, GraphInfo *info, const Grouping *ch, GraphBuilder build, void *data,
 		      const History *h, const Config *c, Plan *p, GError **err)
 {
 	GraphInfo li;
@@ -555,7 +555,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		p->memory = pr->memory;
 		p->memory_from = "profile memory";
 	}
-	EdgeOptions ch = { 0 };
+	Grouping ch = { 0 };
 	if (pr->threads != PROFILE_AUTO)
 		ch.threads = pr->threads;
 	const gboolean sc_auto = split_compile_auto(c);
@@ -564,7 +564,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	 * built once, and the view of them each set of choices stands for */
 	Graph *steps = NULL, *g;
 	if (p->may_group) {
-		const EdgeOptions so = group_steps_options(&ch);
+		const Grouping so = group_step_graph(&ch);
 		if (!(steps = build(data, &so, info, err)))
 			return NULL;
 		g = group_view(steps, &ch);
@@ -654,7 +654,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		Alternative syntax = { "host stub from a syntax-only edge", "a syntax-only stub edge",
 				       "host stub from the first arch's device edge", "from the first arch's device edge",
 				       h ? h->syntax_stub : -1, 0.97, 0, 0.03, FALSE };
-		EdgeOptions alt = ch;
+		Grouping alt = ch;
 		alt.syntax_stub = TRUE;
 		if (!p->no_syntax_stub)
 			try_alternative(&syntax, &alt, steps, h, c, info, p, pool_threads, &g, &ch, &t_dev, &how);
@@ -679,12 +679,12 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		 * split of its own (A: device edges whole, B: ptxas edges), and
 		 * B is weighed against A: a switch reruns every device compile
 		 * (10%). Only the kept way's lines stay in `cugen plan`. */
-		const EdgeOptions before = ch;
+		const Grouping before = ch;
 		const guint a0 = p->why->len;
 		if (sc_auto && p->cores >= 4)
 			try_tail_split(h, c, p, pool_threads, g, info, &ch, &t_dev, &how);
 		const guint a1 = p->why->len;
-		EdgeOptions b = before;
+		Grouping b = before;
 		b.ptxas_edges = TRUE;
 		Candidate kb;
 		if (!p->whole_device && p->cores > 1) {
@@ -744,14 +744,9 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	graph_free(steps);
 	if (!lowered)
 		return NULL;
-	p->threads = ch.threads;
-	p->split_compile = ch.split_compile;
-	p->syntax_stub = ch.syntax_stub;
-	p->pp_edges = ch.pp_edges;
-	p->ptxas_edges = ch.ptxas_edges;
-	p->host_rank = ch.host_rank;
-	p->tail_split = ch.split_edges ? ch.tail_split : 0;
-	p->split_edges = ch.split_edges;
+	p->chosen = ch;
+	if (!ch.split_edges)
+		p->chosen.tail_split = 0;
 	if (small) /* the counts of measured edges were the last candidate's */
 		pl_set_costs(g, h, c, info, ch.threads, ch.pp_edges, p);
 	/* g is ordered (its evaluate); the pools again, announced */

@@ -32,10 +32,7 @@ typedef struct {
 	char ninja_version[32];          /* of the ninja on PATH, or empty */
 	double mem_device, mem_host, mem_link; /* expected peak per job, bytes */
 	const char *mem_from;            /* measured / default / job_memory */
-	int threads, split_compile;      /* as built */
-	gboolean syntax_stub;
-	gboolean pp_edges;               /* device preprocesses as their own edges */
-	gboolean ptxas_edges;            /* cicc and ptxas as edges of their own */
+	Grouping chosen;                 /* the grouping built (its split_edges owned here) */
 	gboolean whole_device;           /* in: never ptxas edges (SetupArgs.whole_device) */
 	gboolean no_rank;                /* in: never host_rank (not the ninja backend) */
 	gboolean no_syntax_stub;         /* in: never the syntax-only stub (-d no-syntax-stub) */
@@ -44,10 +41,7 @@ typedef struct {
 	                                  * (edges_may_group): built as a step graph, viewed (group.c) */
 	const char *trace;               /* in: write the simulated build here (plan --trace) */
 	const char *trace_costs;         /* in: ... with the costs measured in this build directory */
-	gboolean host_rank;              /* stamp edges after the host compiles (EdgeOptions) */
 	gboolean rank_considered;        /* the planner weighed host_rank */
-	int tail_split;                  /* --split-compile of the edges in split_edges, else 0 */
-	GHashTable *split_edges;         /* the tail split's device edges (first outputs), or NULL */
 	gboolean tail_considered;        /* the planner weighed a tail split */
 	gboolean tail_guessed;           /* ... on guessed costs (no device compile measured) */
 	double work;                     /* expected CPU seconds, all edges */
@@ -61,8 +55,8 @@ typedef struct {
 } Plan;
 
 /* Builds the graph for a set of planner choices (the caller's closure):
- * the step graph (group_steps_options) and, once chosen, the lowering. */
-typedef Graph *(*GraphBuilder)(void *data, const EdgeOptions *choices, GraphInfo *info, GError **err);
+ * the step graph (group_step_graph) and, once chosen, the lowering. */
+typedef Graph *(*GraphBuilder)(void *data, const Grouping *gr, GraphInfo *info, GError **err);
 
 /* The most edges (of the graph with the fewest) for which the planner
  * weighs groupings, each by a simulated build. */

@@ -372,12 +372,12 @@ int cmd_profile(int argc, char **argv)
 
 	char jobs[16], threads[16], split_compile[16];
 	g_snprintf(jobs, sizeof jobs, "%d", r->cores);
-	g_snprintf(threads, sizeof threads, "%d", MAX(pl->threads, 1));
+	g_snprintf(threads, sizeof threads, "%d", MAX(pl->chosen.threads, 1));
 	/* split = arch: auto lets the planner weigh its tail split there */
-	if (!gen.info.split_tu_targets && !pl->split_compile)
+	if (!gen.info.split_tu_targets && !pl->chosen.split_compile)
 		g_strlcpy(split_compile, "auto", sizeof split_compile);
 	else
-		g_snprintf(split_compile, sizeof split_compile, "%d", pl->split_compile);
+		g_snprintf(split_compile, sizeof split_compile, "%d", pl->chosen.split_compile);
 	char *memory = units_format_size(r->usable);
 	char *job_memory = units_format_size((guint64)(pl->mem_device > 0 ? pl->mem_device : 1073741824.0));
 	char *limit = r->time_limit ? units_format_duration(r->time_limit) : g_strdup("none");

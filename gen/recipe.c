@@ -149,7 +149,7 @@ Rule *ed_make_cu_fe_rule(Ctx *x, TState *s)
 	return r;
 }
 
-/* The device view's preprocess as its own edge (EdgeOptions.pp_edges):
+/* The device view's preprocess as its own edge (Grouping.pp_edges):
  * it needs no module id, so it runs while the front end does. Its depfile
  * names every header of the view; the full one stays for the shard
  * manifest, as the device edge's would. */
@@ -262,7 +262,7 @@ static GPtrArray *ptxas_words(PipeArch *pa, int sc)
 	return ptxas;
 }
 
-/* With ptxas edges (EdgeOptions.ptxas_edges) a device edge is two: cicc
+/* With ptxas edges (Grouping.ptxas_edges) a device edge is two: cicc
  * alone, writing D/compute_ID.ptx (and the arch's stub), then ptxas
  * alone, reading it. Smaller edges pack tighter, above all at the end of
  * a build, and the same commands run (the PTX stays: it is the cicc

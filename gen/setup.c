@@ -190,9 +190,9 @@ void setup_generated_clear(Generated *gen)
 	envflags_free(gen->env);
 	plan_clear(&gen->plan);
 	g_free(gen->builddir);
-	if (gen->eo.regen_args)
-		g_ptr_array_free(gen->eo.regen_args, TRUE);
-	g_free((char *)gen->eo.cugen);
+	if (gen->in.regen_args)
+		g_ptr_array_free(gen->in.regen_args, TRUE);
+	g_free((char *)gen->in.cugen);
 }
 
 /* The last build's measurements: read on a thread while the graph is
@@ -213,19 +213,10 @@ static void history_wait(Generated *gen)
 }
 
 /* The planner's closure: the graph for a set of its choices. */
-static Graph *build_graph(void *data, const EdgeOptions *choices, GraphInfo *info, GError **err)
+static Graph *build_graph(void *data, const Grouping *gr, GraphInfo *info, GError **err)
 {
 	Generated *gen = data;
-	EdgeOptions eo = gen->eo;
-	eo.syntax_stub = choices->syntax_stub;
-	eo.threads = choices->threads;
-	eo.split_compile = choices->split_compile;
-	eo.pp_edges = choices->pp_edges;
-	eo.ptxas_edges = choices->ptxas_edges;
-	eo.host_rank = choices->host_rank;
-	eo.split_edges = choices->split_edges;
-	eo.tail_split = choices->tail_split;
-	Graph *g = edges_build(gen->resolved, &eo, info, err);
+	Graph *g = edges_build(gen->resolved, &gen->in, gr, info, err);
 	history_wait(gen);
 	return g;
 }
@@ -309,11 +300,8 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 		return FALSE;
 	cg_timing("toolkit");
 
-	EdgeOptions *eo = &gen->eo;
-	eo->builddir = gen->builddir;
-	eo->cugen = self_path();
-	eo->regen_args = options_regen_args(a, gen->c->ini_abs, gen->builddir);
-	eo->verbose = a->verbose;
+	gen->in.cugen = self_path();
+	gen->in.regen_args = options_regen_args(a, gen->c->ini_abs, gen->builddir);
 	/* what each target is: once, for every graph the planner weighs */
 	gen->resolved = resolve_project(gen->c, gen->tk, gen->builddir, plan_profile_split_compile(gen->c), err);
 	if (!gen->resolved)
@@ -370,13 +358,13 @@ static char *summary_notes(const Generated *gen)
 	if (gen->info.relative_names)
 		g_string_append(n, ", device line info names files project-relative (not as plain nvcc's; "
 				   "module_id = absolute keeps nvcc's)");
-	if (gen->plan.split_compile > 1)
+	if (gen->plan.chosen.split_compile > 1)
 		g_string_append_printf(n, ", --split-compile %d on every device compile (their code differs from "
-					  "plain nvcc's)", gen->plan.split_compile);
-	else if (gen->plan.tail_split > 1 && gen->plan.split_edges)
+					  "plain nvcc's)", gen->plan.chosen.split_compile);
+	else if (gen->plan.chosen.tail_split > 1 && gen->plan.chosen.split_edges)
 		g_string_append_printf(n, ", %u device edges with --split-compile %d (their code differs from plain "
-					  "nvcc's; reproducible = yes keeps it)", g_hash_table_size(gen->plan.split_edges),
-				       gen->plan.tail_split);
+					  "nvcc's; reproducible = yes keeps it)", g_hash_table_size(gen->plan.chosen.split_edges),
+				       gen->plan.chosen.tail_split);
 	return g_string_free(n, FALSE);
 }
 
@@ -452,7 +440,7 @@ typedef struct {
 static gpointer gate_file(gpointer data)
 {
 	GateFile *f = data;
-	f->text = gate_outer(f->gen->g, f->header, f->gen->eo.cugen, &f->err);
+	f->text = gate_outer(f->gen->g, f->header, f->gen->in.cugen, &f->err);
 	return NULL;
 }
 
@@ -516,11 +504,11 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 		if (!text && full)
 			g_string_free(full, TRUE);
 	} else {
-		text = make ? make_write(gen->g, header, gen->eo.cugen, err) : ninja_write(gen->g, header, NULL, err);
+		text = make ? make_write(gen->g, header, gen->in.cugen, err) : ninja_write(gen->g, header, NULL, err);
 	}
 	g_free(header);
 	if (text) {
-		char *more = install_targets(gen->c, gen->eo.cugen, gen->info.archs, make, gen->gated);
+		char *more = install_targets(gen->c, gen->in.cugen, gen->info.archs, make, gen->gated);
 		g_string_append(text, more);
 		g_free(more);
 	}
@@ -553,10 +541,11 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	stage_add(st, p, side[1].history);
 	g_free(p);
 	p = g_build_filename(gen->builddir, ".cugen", "plan.ini", NULL);
-	stage_add(st, p, state_seal("plan", history_choices(gen->plan.syntax_stub, gen->plan.pp_edges, gen->plan.ptxas_edges,
-					 gen->plan.rank_considered ? gen->plan.host_rank : -1,
-					 gen->plan.tail_considered ? gen->plan.tail_split : -1, gen->plan.split_edges,
-					 gen->plan.tail_guessed)));
+	const Grouping *ch = &gen->plan.chosen;
+	stage_add(st, p, state_seal("plan", history_choices(ch->syntax_stub, ch->pp_edges, ch->ptxas_edges,
+							     gen->plan.rank_considered ? ch->host_rank : -1,
+							     gen->plan.tail_considered ? ch->tail_split : -1,
+							     ch->split_edges, gen->plan.tail_guessed)));
 	g_free(p);
 	p = g_build_filename(gen->builddir, "compile_commands.json", NULL);
 	stage_add(st, p, side[1].compdb);
@@ -658,6 +647,7 @@ int cmd_plan(int argc, char **argv)
 	guint counts[EK_COUNT];
 	count_edges(gen.g, counts);
 	Plan *pl = &gen.plan;
+	const Grouping *ch = &pl->chosen;
 	const Profile *pr = gen.c->profile;
 	if (pr->time_limit > 0) {
 		plan_time_check(gen.g, pl, gen.builddir, pr->time_limit, 0, &tc);
@@ -680,10 +670,10 @@ int cmd_plan(int argc, char **argv)
 		g_string_append_printf(o, "  \"threads\": %d,\n  \"split_compile\": %d,\n  \"stub\": \"%s\",\n"
 				       "  \"pp_edges\": %s,\n  \"ptxas_edges\": %s,\n  \"host_rank\": %s,\n"
 				       "  \"tail_split\": {\"split_compile\": %d, \"edges\": %u},\n",
-				       MAX(pl->threads, 1), pl->split_compile, pl->syntax_stub ? "syntax" : "device-edge",
-				       pl->pp_edges ? "true" : "false", pl->ptxas_edges ? "true" : "false",
-				       pl->host_rank ? "true" : "false", pl->tail_split,
-				       pl->split_edges ? g_hash_table_size(pl->split_edges) : 0);
+				       MAX(ch->threads, 1), ch->split_compile, ch->syntax_stub ? "syntax" : "device-edge",
+				       ch->pp_edges ? "true" : "false", ch->ptxas_edges ? "true" : "false",
+				       ch->host_rank ? "true" : "false", ch->tail_split,
+				       ch->split_edges ? g_hash_table_size(ch->split_edges) : 0);
 		g_string_append_printf(o, "  \"work_seconds\": %.1f,\n  \"critical_path_seconds\": %.1f,\n"
 				       "  \"estimate_seconds\": %.1f,\n  \"measured_edges\": %u,\n  \"recommended_j\": %d,\n",
 				       pl->work, pl->critical_path, pl->estimate, pl->measured, pl->recommended_j);

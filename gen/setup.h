@@ -25,7 +25,7 @@ typedef struct {
 	struct EnvFlags *env;  /* the environment's flags (envflags.h) */
 	GThread *history_loading; /* reading history, until build_graph joins it */
 	char *builddir;
-	EdgeOptions eo;
+	EdgeInputs in;
 	gboolean gated;        /* build.ninja is a gate over .cugen/full.ninja */
 } Generated;
 

@@ -532,7 +532,7 @@ void pl_write_trace(Graph *g, const Plan *p, const Config *c, const GraphInfo *i
 		History *h = history_load(costs);
 		Plan tp = *p;
 		tp.why = g_ptr_array_new_with_free_func(g_free);
-		pl_set_costs(g, h, c, info, threads, p->pp_edges, &tp);
+		pl_set_costs(g, h, c, info, threads, p->chosen.pp_edges, &tp);
 		g_ptr_array_free(tp.why, TRUE);
 		history_free(h);
 		double cpl, work;

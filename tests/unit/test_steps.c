@@ -115,14 +115,12 @@ static void project_close(Project *p)
 }
 
 /* The graph for one set of the planner's groupings. */
-static Graph *graph(Project *p, EdgeOptions *o, GraphInfo *info)
+static Graph *graph(Project *p, Grouping *o, GraphInfo *info)
 {
-	o->builddir = p->builddir;
-	o->cugen = "/usr/bin/cugen";
 	GPtrArray *regen = g_ptr_array_new();
-	o->regen_args = regen;
+	const EdgeInputs in = { "/usr/bin/cugen", regen };
 	GError *err = NULL;
-	Graph *g = edges_build(p->r, o, info, &err);
+	Graph *g = edges_build(p->r, &in, o, info, &err);
 	g_assert_no_error(err);
 	g_assert_nonnull(g);
 	g_assert_true(graph_check_outputs(g, &err));
@@ -184,7 +182,7 @@ static void test_steps_whole(void)
 {
 	Project p = { 0 };
 	project_open(&p, "k.cu main.cpp", FALSE);
-	EdgeOptions o = { 0 };
+	Grouping o = { 0 };
 	GraphInfo info = { 0 };
 	Graph *g = graph(&p, &o, &info);
 	g_assert_cmpuint(info.cuda_tus, ==, 1);
@@ -241,7 +239,7 @@ static void test_steps_grouped(void)
 {
 	Project p = { 0 };
 	project_open(&p, "k.cu main.cpp", FALSE);
-	EdgeOptions o = { 0 };
+	Grouping o = { 0 };
 	o.pp_edges = o.ptxas_edges = o.syntax_stub = o.host_rank = TRUE;
 	GraphInfo info = { 0 };
 	Graph *g = graph(&p, &o, &info);
@@ -332,13 +330,13 @@ static void views(gboolean ptx)
 {
 	Project p = { 0 };
 	project_open(&p, "k.cu l.cu main.cpp", ptx);
-	EdgeOptions base = { 0 };
-	EdgeOptions so = group_steps_options(&base);
+	Grouping base = { 0 };
+	Grouping so = group_step_graph(&base);
 	GraphInfo info = { 0 };
 	Graph *steps = graph(&p, &so, &info);
 	graph_info_clear(&info);
 	for (int m = 0; m < 16; m++) {
-		EdgeOptions o = { 0 };
+		Grouping o = { 0 };
 		o.pp_edges = m & 1;
 		o.ptxas_edges = (m >> 1) & 1;
 		o.syntax_stub = (m >> 2) & 1;
