@@ -208,7 +208,7 @@ int cmd_ci(int argc, char **argv)
 	if (!setup_generate(&a, &gen, &err))
 		goto out;
 	/* compile cost of each arch, summed over its device edges */
-	costs = plan_arch_costs(gen.g);
+	costs = plan_arch_costs(&gen.plan);
 	/* a PTX-only arch rides with its SASS arch: --archs names arch ids */
 	if ((guint)nshards > costs->len) {
 		cg_usage_error(&err, "%d shards for %u archs: use --shards %u or fewer", nshards, costs->len, costs->len);
@@ -230,13 +230,13 @@ int cmd_ci(int argc, char **argv)
 	/* the jobs' wall times on the runner (the last build's .ninja_log,
 	 * else the planner's estimates), against its job time limit */
 	TimeCheck tc;
-	plan_time_check(gen.g, &gen.plan, gen.builddir, r->time_limit, nshards, &tc);
+	plan_time_check(&gen.plan, gen.builddir, r->time_limit, nshards, &tc);
 	if (r->time_limit > 0 &&
 	    (tc.want_shard_estimate > 0.9 * r->time_limit || tc.combine_estimate > 0.9 * r->time_limit)) {
 		int fit = 0;
 		for (int n = nshards + 1; !fit && n <= (int)costs->len; n++) {
 			TimeCheck t;
-			plan_time_check(gen.g, &gen.plan, gen.builddir, r->time_limit, n, &t);
+			plan_time_check(&gen.plan, gen.builddir, r->time_limit, n, &t);
 			if (t.want_shard_estimate <= 0.9 * r->time_limit && t.combine_estimate <= 0.9 * r->time_limit)
 				fit = n;
 		}

@@ -1,5 +1,5 @@
-/* cost.c -- what each edge is expected to cost: CPU seconds (e->cost)
- * and peak memory (e->memory), from the last build's measurements where
+/* cost.c -- what each edge is expected to cost: CPU seconds and peak
+ * memory (its PlanNode's cost and memory), from the last build's measurements where
  * the edge (or its sibling, for a new split of the same work) was
  * measured, else the defaults below; see plan_int.h. */
 #include "plan_int.h"
@@ -173,9 +173,10 @@ static double own_measured(const History *h, const Edge *e, const EdgeStat *st, 
  * median of its kind's measurements (an added arch, a new TU), else the
  * default. A device edge's preprocess counts apart: with pp edges (pp)
  * it is theirs. job_memory (profile) fixes device edges' memory. */
-void pl_set_costs(Graph *g, const History *h, const Config *c, const GraphInfo *info,
+void pl_set_costs(PlanGraph *pg, const History *h, const Config *c, const GraphInfo *info,
 		      int threads, gboolean pp, Plan *p)
 {
+	const Graph *g = pg->g;
 	if (h && !h->edges)
 		h = NULL; /* nothing measured: no lookups */
 	GArray *kcpu[BUCKETS], *krss[BUCKETS], *pres = g_array_new(FALSE, FALSE, sizeof(double));
@@ -243,8 +244,9 @@ void pl_set_costs(Graph *g, const History *h, const Config *c, const GraphInfo *
 		if (job_memory > 0 && (e->kind == EK_DEV || e->kind == EK_CICC || e->kind == EK_NVCC ||
 				       (e->kind == EK_STUB && !e->rule->copy)))
 			rss = job_memory;
-		e->cost = cpu;
-		e->memory = rss;
+		PlanNode *x = pg_node(pg, e);
+		x->cost = cpu;
+		x->memory = rss;
 		if (e->kind != EK_PHONY && e->kind != EK_REGEN)
 			p->edges++;
 	}

@@ -133,8 +133,6 @@ void graph_free(Graph *g)
 {
 	if (!g)
 		return;
-	if (g->topo)
-		g_ptr_array_free(g->topo, TRUE);
 	g_ptr_array_free(g->edges, TRUE);
 	g_hash_table_destroy(g->rule_by_command);
 	g_ptr_array_free(g->rules, TRUE);
@@ -142,7 +140,6 @@ void graph_free(Graph *g)
 	g_ptr_array_free(g->defaults, TRUE);
 	g_ptr_array_free(g->compdb, TRUE);
 	cg_table_clear(&g->strings);
-	g_free(g->succ_store);
 	g_slist_free_full(g->blocks, g_free);
 	g_free(g);
 }

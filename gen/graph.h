@@ -69,17 +69,8 @@ struct Edge {
 	const char *image_in; /* a ptxas-only dev edge's PTX when the fatbin embeds it
 	                       * too: an image of the edge's for the shard manifest */
 	Graph *graph;
-	double cost;          /* estimated seconds (planner) */
-	double memory;        /* estimated peak bytes (planner) */
-	double level;         /* planner: cost of the longest chain from here */
-	Edge **succ;          /* planner: edges that use an output (nsucc) */
-	guint nsucc;
-	int pending;          /* planner scratch */
-	guint index;          /* planner scratch */
-	guint npred;          /* planner: inputs made by other edges */
-	int split;            /* planner: the --split-compile it weighs for this edge
-	                       * (an annotation; the rule's is what is built) */
-	guint serial;         /* the order edges.c made it in (graph_edge) */
+	guint serial;         /* the order it was made in (graph_edge): 0 .. n-1, an
+	                       * id the planner keeps its estimates by (plan_int.h) */
 };
 
 #define EDGE_LEN(a) ((a) ? (a)->len : 0u)
@@ -93,8 +84,6 @@ struct Graph {
 	GPtrArray *defaults;  /* char*: default targets */
 	GPtrArray *compdb;    /* CompdbEntry* */
 	CgTable strings;      /* interned strings (in the arena), by hash */
-	GPtrArray *topo;      /* planner: edges, users before producers (plan.c) */
-	Edge **succ_store;    /* planner: every edge's succ, end to end */
 	GSList *blocks;       /* the arena: edges, path lists, interned strings */
 	char *arena;          /* free space in the current block */
 	gsize arena_left;

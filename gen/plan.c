@@ -21,6 +21,7 @@ void plan_clear(Plan *p)
 {
 	if (p->chosen.split_edges)
 		g_hash_table_destroy(p->chosen.split_edges);
+	pg_free(p->costed);
 	if (p->why)
 		g_ptr_array_free(p->why, TRUE);
 	memset(p, 0, sizeof *p);
@@ -46,8 +47,9 @@ static const char *size_str(double bytes, char buf[32])
  * kind with the most work per job first) while the memory lasts and
  * device plus host jobs stay within the cores. With announce, the pools
  * go into the graph and the reasons into the plan. */
-static void size_pools(Graph *g, Plan *p, int dev_threads, gboolean announce)
+static void size_pools(PlanGraph *pg, Plan *p, int dev_threads, gboolean announce)
 {
+	Graph *g = pg->g;
 	double mem[3] = { 0, 0, 0 }, work[3] = { 0, 0, 0 };
 	guint count[3] = { 0, 0, 0 };
 	for (guint i = 0; i < g->edges->len; i++) {
@@ -55,8 +57,9 @@ static void size_pools(Graph *g, Plan *p, int dev_threads, gboolean announce)
 		int k = pl_pool_of(e);
 		if (k < 0)
 			continue;
-		mem[k] = MAX(mem[k], e->memory);
-		work[k] += e->cost;
+		const PlanNode *x = pg_node(pg, e);
+		mem[k] = MAX(mem[k], x->memory);
+		work[k] += x->cost;
 		count[k]++;
 	}
 	int cap[3] = { MAX(1, p->cores / MAX(dev_threads, 1)), p->cores, MAX(1, MIN(p->cores, (int)count[2])) };
@@ -195,20 +198,20 @@ static gboolean prefer(double t_alt, double t_cur, int prev, double margin, doub
  * its edges ordered for the shortest simulated build under varied costs
  * (order_best). Large graphs are not simulated: the work over the cores,
  * or the critical path. */
-static double evaluate(Graph *g, Plan *p, int threads, const char **how)
+static double evaluate(PlanGraph *pg, Plan *p, int threads, const char **how)
 {
-	size_pools(g, p, threads, FALSE);
-	if (g->edges->len > 20000) {
+	size_pools(pg, p, threads, FALSE);
+	if (pg->n > 20000) {
 		double cpl, work;
-		pl_bottom_levels(g, &cpl, &work);
-		pl_order_edges(g, -1, NULL);
+		pl_bottom_levels(pg, &cpl, &work);
+		pl_order_edges(pg, -1, NULL);
 		*how = "longest remaining chain first";
 		return MAX(work / MAX(p->cores, 1), cpl);
 	}
 	/* the estimates' spread: wide before anything was measured; large
 	 * graphs (no alternatives to weigh) are simulated as estimated */
-	double amp = g->edges->len > 4000 ? 0 : p->measured * 2 >= p->edges ? 0.2 : 0.4;
-	return pl_order_best(g, p, threads, amp, how);
+	double amp = pg->n > 4000 ? 0 : p->measured * 2 >= p->edges ? 0.2 : 0.4;
+	return pl_order_best(pg, p, threads, amp, how);
 }
 
 /* A choice that changes the graph, for plan_make to weigh: how cugen
@@ -221,12 +224,12 @@ typedef struct {
 	gboolean adds_edges;
 } Alternative;
 
-static void annotate_split(Graph *g, GHashTable *set, int sc, const Config *c);
+static void annotate_split(PlanGraph *pg, GHashTable *set, int sc, const Config *c);
 
 /* The view of the step graph for a set of choices (group.c), with their
  * tail split as an annotation, costed: t and how once evaluated. */
 typedef struct {
-	Graph *g;
+	PlanGraph *pg;
 	double t;
 	const char *how;
 } Candidate;
@@ -235,10 +238,10 @@ static void view_candidate(Candidate *k, const Grouping *alt, const Graph *steps
 			   const Config *c, const GraphInfo *info, Plan *p)
 {
 	memset(k, 0, sizeof *k);
-	k->g = group_view(steps, alt);
+	k->pg = pg_new(group_view(steps, alt), TRUE);
 	if (alt->split_edges && alt->tail_split > 1)
-		annotate_split(k->g, alt->split_edges, alt->tail_split, c);
-	pl_set_costs(k->g, h, c, info, alt->threads, alt->pp_edges, p);
+		annotate_split(k->pg, alt->split_edges, alt->tail_split, c);
+	pl_set_costs(k->pg, h, c, info, alt->threads, alt->pp_edges, p);
 }
 
 /* Whether to take alternative a (expected t_alt against t_cur), with
@@ -259,29 +262,29 @@ static gboolean decide(const Alternative *a, double t_alt, double t_cur, Plan *p
 /* Keeps whichever of the evaluated candidate k (choices alt) and *g
  * decide() picks: *g, *ch, *t and *how then describe the kept one; k is
  * used up. */
-static void weigh(const Alternative *a, const Grouping *alt, Candidate *k, Plan *p, Graph **g,
+static void weigh(const Alternative *a, const Grouping *alt, Candidate *k, Plan *p, PlanGraph **g,
 		  Grouping *ch, double *t, const char **how)
 {
 	if (decide(a, k->t, *t, p)) {
-		graph_free(*g);
-		*g = k->g;
+		pg_free(*g);
+		*g = k->pg;
 		*ch = *alt;
 		*t = k->t;
 		*how = k->how;
 	} else {
-		graph_free(k->g);
+		pg_free(k->pg);
 	}
 }
 
 /* The step graph's view for the alternative choices (alt), simulated;
  * keeps whichever of it and *g prefer() picks (weigh). */
 static void try_alternative(const Alternative *a, const Grouping *alt, const Graph *steps, const History *h,
-			    const Config *c, const GraphInfo *info, Plan *p, int threads, Graph **g, Grouping *ch,
+			    const Config *c, const GraphInfo *info, Plan *p, int threads, PlanGraph **g, Grouping *ch,
 			    double *t, const char **how)
 {
 	Candidate k;
 	view_candidate(&k, alt, steps, h, c, info, p);
-	k.t = !a->adds_edges || k.g->edges->len > (*g)->edges->len ? evaluate(k.g, p, threads, &k.how) : *t;
+	k.t = !a->adds_edges || k.pg->n > (*g)->n ? evaluate(k.pg, p, threads, &k.how) : *t;
 	weigh(a, alt, &k, p, g, ch, t, how);
 }
 
@@ -311,16 +314,18 @@ static char *split_key(const Edge *e)
  * simulated build (as ordered, with its estimated costs: the start plus
  * the edge's bottom level): the edges that start last, and those on the
  * critical path. A set of strings it owns. */
-static GHashTable *last_device_edges(Graph *g, const Plan *p, int threads, guint k)
+static GHashTable *last_device_edges(PlanGraph *pg, const Plan *p, int threads, guint k)
 {
+	const Graph *g = pg->g;
 	guint n = g->edges->len;
 	double *start = g_new0(double, MAX(n, 1));
-	pl_simulate(g, p, threads, start, NULL);
+	pl_simulate(pg, p, threads, start, NULL);
 	GArray *dev = g_array_new(FALSE, FALSE, sizeof(Ranked));
 	for (guint i = 0; i < n; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
 		if (splittable(e)) {
-			Ranked r = { e, start[i] + e->level + i * 1e-9, FALSE }; /* ties: later in the file */
+			PlanNode *x = pg_node(pg, e);
+			Ranked r = { x, start[i] + x->level + i * 1e-9, FALSE }; /* ties: later in the file */
 			g_array_append_val(dev, r);
 		}
 	}
@@ -328,7 +333,7 @@ static GHashTable *last_device_edges(Graph *g, const Plan *p, int threads, guint
 	pl_sort_ranked((Ranked *)(void *)dev->data, dev->len); /* latest first */
 	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	for (guint i = 0; i < MIN(k, dev->len); i++)
-		g_hash_table_add(set, split_key(g_array_index(dev, Ranked, i).e));
+		g_hash_table_add(set, split_key(g_array_index(dev, Ranked, i).n->e));
 	g_array_free(dev, TRUE);
 	return set;
 }
@@ -336,20 +341,21 @@ static GHashTable *last_device_edges(Graph *g, const Plan *p, int threads, guint
 /* The edges edges.c splits for set (first outputs of device edges) with
  * --split-compile sc: each device edge in it and, with ptxas edges, its
  * cicc edge; none with the cache or for LTO images. Marks them in
- * e->split (0: none), so that the simulation weighs the split on this
- * graph as built, without building it again (lower() does at the
- * end). */
-static void annotate_split(Graph *g, GHashTable *set, int sc, const Config *c)
+ * their nodes' split (0: none), so that the simulation weighs the split
+ * on this graph as built, without building it again (lower() does at
+ * the end). */
+static void annotate_split(PlanGraph *pg, GHashTable *set, int sc, const Config *c)
 {
+	const Graph *g = pg->g;
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
-		e->split = 0;
+		pg_node(pg, e)->split = 0;
 		if (!set || c->cache_dir || (e->kind != EK_DEV && e->kind != EK_CICC) || !EDGE_LEN(e->outs) ||
 		    g_str_has_suffix(EDGE_AT(e->outs, 0), ".ltoir"))
 			continue;
 		char *key = split_key(e);
 		if (g_hash_table_contains(set, key))
-			e->split = sc;
+			pg_node(pg, e)->split = sc;
 		g_free(key);
 	}
 }
@@ -378,9 +384,10 @@ static void built_order(Graph *g)
  * 10%: a change reruns the edges it moves). Each set is an annotation
  * of *g's edges (annotate_split), simulated from *g's built order; the
  * one taken stays annotated, with the order its simulation chose. */
-static void try_tail_split(const History *h, const Config *c, Plan *p, int threads, Graph *g,
+static void try_tail_split(const History *h, const Config *c, Plan *p, int threads, PlanGraph *pg,
 			   const GraphInfo *info, Grouping *ch, double *t, const char **how)
 {
+	Graph *g = pg->g;
 	const int sc = p->cores >= 8 ? 4 : 2;
 	guint ndev = 0;
 	for (guint i = 0; i < g->edges->len; i++)
@@ -424,7 +431,7 @@ static void try_tail_split(const History *h, const Config *c, Plan *p, int threa
 		for (gsize i = 0; i < G_N_ELEMENTS(ks); i++) {
 			guint k = MIN(MAX(ks[i], 1u), ndev);
 			if (k != last)
-				g_ptr_array_add(sets, last_device_edges(g, p, threads, k));
+				g_ptr_array_add(sets, last_device_edges(pg, p, threads, k));
 			last = k;
 		}
 	}
@@ -432,7 +439,7 @@ static void try_tail_split(const History *h, const Config *c, Plan *p, int threa
 	 * another saves 2 s), against none; the counts of measured edges
 	 * that the simulation's spread depends on are g's (p has those of
 	 * the last graph costed, maybe one not kept) */
-	pl_set_costs(g, h, c, info, ch->threads, ch->pp_edges, p);
+	pl_set_costs(pg, h, c, info, ch->threads, ch->pp_edges, p);
 	const guint n = g->edges->len;
 	gpointer *order = g_memdup2(g->edges->pdata, n * sizeof(gpointer));
 	gpointer *best_order = g_new(gpointer, n);
@@ -442,9 +449,9 @@ static void try_tail_split(const History *h, const Config *c, Plan *p, int threa
 	guint best_i = 0;
 	for (guint i = 0; i < sets->len; i++) {
 		built_order(g);
-		annotate_split(g, g_ptr_array_index(sets, i), sc, c);
+		annotate_split(pg, g_ptr_array_index(sets, i), sc, c);
 		const char *k_how;
-		double k_t = evaluate(g, p, threads, &k_how);
+		double k_t = evaluate(pg, p, threads, &k_how);
 		const double bar = guessed && best_i == 0 ? 2 : 0;
 		if (!best || k_t < best_t - bar) {
 			best = g_ptr_array_index(sets, i);
@@ -466,14 +473,14 @@ static void try_tail_split(const History *h, const Config *c, Plan *p, int threa
 			a.margin = 1;
 	}
 	if (decide(&a, best_t, *t, p)) {
-		annotate_split(g, best, sc, c);
+		annotate_split(pg, best, sc, c);
 		memcpy(g->edges->pdata, best_order, n * sizeof(gpointer));
 		ch->split_edges = best;
 		ch->tail_split = sc;
 		*t = best_t;
 		*how = best_how;
 	} else {
-		annotate_split(g, NULL, sc, c);
+		annotate_split(pg, NULL, sc, c);
 		memcpy(g->edges->pdata, order, n * sizeof(gpointer));
 	}
 	g_free(taken);
@@ -489,39 +496,44 @@ static void try_tail_split(const History *h, const Config *c, Plan *p, int threa
 /* The lowering: the graph for the choices the view *g stands for (its
  * grouping and tail split), built with its rules (the builder's
  * edges_build), costed as *g was and ordered as its simulation chose.
- * *g and *info are then the built graph's. */
-static gboolean lower(Graph **g, GraphInfo *info, const Grouping *ch, GraphBuilder build, void *data,
+ * *g (the view, freed) and *info are then the built graph's; *g does
+ * not own it. On an error they are left as they were. */
+static gboolean lower(PlanGraph **g, GraphInfo *info, const Grouping *ch, GraphBuilder build, void *data,
 		      const History *h, const Config *c, Plan *p, GError **err)
 {
 	GraphInfo li;
 	Graph *l = build(data, ch, &li, err);
 	if (!l)
 		return FALSE;
-	const guint n = (*g)->edges->len;
+	const Graph *v = (*g)->g;
+	const guint n = v->edges->len;
 	gboolean same = l->edges->len == n;
+	PlanGraph *pl = NULL;
 	if (same) {
-		pl_set_costs(l, h, c, &li, ch->threads, ch->pp_edges, p);
+		pl = pg_new(l, FALSE);
+		pl_set_costs(pl, h, c, &li, ch->threads, ch->pp_edges, p);
 		double cpl, work; /* (its walk order as a fresh graph's: the sums in the same order) */
-		pl_bottom_levels(l, &cpl, &work);
+		pl_bottom_levels(pl, &cpl, &work);
 		gpointer *made = g_memdup2(l->edges->pdata, n * sizeof(gpointer));
 		for (guint i = 0; same && i < n; i++) {
-			const Edge *v = (*g)->edges->pdata[i];
-			const Edge *e = l->edges->pdata[i] = made[v->serial];
-			same = e->kind == v->kind && EDGE_LEN(e->outs) == EDGE_LEN(v->outs) &&
-			       (!EDGE_LEN(e->outs) || strcmp(EDGE_AT(e->outs, 0), EDGE_AT(v->outs, 0)) == 0);
+			const Edge *ve = v->edges->pdata[i];
+			const Edge *e = l->edges->pdata[i] = made[ve->serial];
+			same = e->kind == ve->kind && EDGE_LEN(e->outs) == EDGE_LEN(ve->outs) &&
+			       (!EDGE_LEN(e->outs) || strcmp(EDGE_AT(e->outs, 0), EDGE_AT(ve->outs, 0)) == 0);
 		}
 		g_free(made);
 	}
 	if (!same) {
+		pg_free(pl);
 		graph_free(l);
 		graph_info_clear(&li);
 		g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_FAILED,
 			    "internal error: the graph built for the planner's choices is not the one it simulated");
 		return FALSE;
 	}
-	graph_free(*g);
+	pg_free(*g);
 	graph_info_clear(info);
-	*g = l;
+	*g = pl;
 	*info = li;
 	return TRUE;
 }
@@ -562,13 +574,16 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	ch.split_compile = plan_profile_split_compile(c);
 	/* A graph that may be small enough to weigh its groupings: its steps,
 	 * built once, and the view of them each set of choices stands for */
-	Graph *steps = NULL, *g;
+	Graph *steps = NULL, *built;
+	PlanGraph *g; /* the graph chosen so far, as the planner sees it */
 	if (p->may_group) {
 		const Grouping so = group_step_graph(&ch);
 		if (!(steps = build(data, &so, info, err)))
 			return NULL;
-		g = group_view(steps, &ch);
-	} else if (!(g = build(data, &ch, info, err))) {
+		g = pg_new(group_view(steps, &ch), TRUE);
+	} else if ((built = build(data, &ch, info, err))) {
+		g = pg_new(built, TRUE);
+	} else {
 		return NULL;
 	}
 	cg_timing("graph");
@@ -591,21 +606,22 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		/* (never --split-compile unasked: one nvcc per TU compiles
 		 * what plain nvcc does; --threads does not change the code) */
 		if (ch.threads || ch.split_compile) {
-			graph_free(g);
+			pg_free(g);
 			graph_info_clear(info);
-			g = build(data, &ch, info, err);
-			if (!g)
+			if (!(built = build(data, &ch, info, err)))
 				return NULL;
+			g = pg_new(built, TRUE);
 		}
 	}
 	/* Alternatives for small graphs (a simulated build each decides) */
-	const gboolean small = steps && ntu && !info->split_tu_targets && g->edges->len <= PLAN_GROUP_EDGES;
+	const gboolean small = steps && ntu && !info->split_tu_targets && g->n <= PLAN_GROUP_EDGES;
 	if (steps && !small) {
-		graph_free(g);
+		pg_free(g);
 		graph_free(g_steal_pointer(&steps));
 		graph_info_clear(info);
-		if (!(g = build(data, &ch, info, err)))
+		if (!(built = build(data, &ch, info, err)))
 			return NULL;
+		g = pg_new(built, TRUE);
 	}
 	if (ch.split_compile > 1)
 		why(p, "--split-compile %d (profile split_compile); note: it changes the generated code", ch.split_compile);
@@ -617,8 +633,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	const int pool_threads = MAX(MAX(ch.threads, ch.split_compile), 1);
 	double cpl = 0, work = 0;
 	const char *how = NULL;
-	if (g->edges->len <= 20000 && !probe_ninja(p, err)) {
-		graph_free(g);
+	if (g->n <= 20000 && !probe_ninja(p, err)) {
+		pg_free(g);
 		graph_free(steps);
 		graph_info_clear(info);
 		return NULL;
@@ -640,8 +656,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	if (small && p->depth_first && !p->no_rank && p->cores >= 4 && (sc_auto || p->dev_measured > 0)) {
 		ch.host_rank = TRUE;
 		p->rank_considered = TRUE;
-		graph_free(g);
-		g = group_view(steps, &ch);
+		pg_free(g);
+		g = pg_new(group_view(steps, &ch), TRUE);
 		pl_set_costs(g, h, c, info, ch.threads, ch.pp_edges, p);
 	}
 	double t_dev = evaluate(g, p, pool_threads, &how);
@@ -691,10 +707,10 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 			view_candidate(&kb, &b, steps, h, c, info, p);
 			/* (a graph over 4,000 edges would be simulated without the
 			 * spread of costs that A's was) */
-			if (kb.g->edges->len > g->edges->len && kb.g->edges->len <= 4000) {
-				kb.t = evaluate(kb.g, p, pool_threads, &kb.how);
+			if (kb.pg->n > g->n && kb.pg->n <= 4000) {
+				kb.t = evaluate(kb.pg, p, pool_threads, &kb.how);
 				if (sc_auto && p->cores >= 4)
-					try_tail_split(h, c, p, pool_threads, kb.g, info, &b, &kb.t, &kb.how);
+					try_tail_split(h, c, p, pool_threads, kb.pg, info, &b, &kb.t, &kb.how);
 				const guint b1 = p->why->len;
 				Alternative px = { "cicc and ptxas as edges of their own", "as edges of their own",
 						   "cicc and ptxas in one device edge", "in one device edge",
@@ -724,7 +740,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 						g_hash_table_destroy(b.split_edges);
 				}
 			} else {
-				graph_free(kb.g);
+				pg_free(kb.pg);
 			}
 		}
 		/* The stamp edges (below) against none, with the rest chosen
@@ -742,8 +758,11 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	}
 	const gboolean lowered = !steps || lower(&g, info, &ch, build, data, h, c, p, err);
 	graph_free(steps);
-	if (!lowered)
+	if (!lowered) {
+		pg_free(g);
 		return NULL;
+	}
+	g->owns = FALSE; /* the caller's */
 	p->chosen = ch;
 	if (!ch.split_edges)
 		p->chosen.tail_split = 0;
@@ -756,7 +775,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	cg_timing("order");
 	p->critical_path = cpl;
 	p->work = work;
-	if (g->edges->len > 20000)
+	if (g->n > 20000)
 		why(p, "edge order: longest remaining chain first (critical path %.0f s of %.0f CPU s; %u of %u edges measured)",
 		    cpl, work, p->measured, p->edges);
 	else
@@ -764,6 +783,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		    how, cpl, work, p->measured, p->edges, *p->ninja_version ? "ninja" : "ninja 1.11's scheduling,",
 		    *p->ninja_version ? p->ninja_version : "no ninja on PATH", p->estimate);
 	pl_write_trace(g, p, c, info, pool_threads);
-	return g;
+	p->costed = g;
+	return g->g;
 }
 

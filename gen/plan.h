@@ -20,6 +20,10 @@
 #include "history.h"
 #include "machine.h"
 
+/* The planner's graph: the chosen graph's edges with their estimates
+ * (plan_int.h). */
+typedef struct PlanGraph PlanGraph;
+
 typedef struct {
 	int cores;
 	const char *cores_from;
@@ -52,6 +56,8 @@ typedef struct {
 	guint edges;                     /* edges with a cost */
 	int recommended_j;
 	GPtrArray *why;                  /* one line per decision */
+	PlanGraph *costed;               /* the graph plan_make returned, with its estimates
+	                                  * (plan_arch_costs, plan_time_check read them) */
 } Plan;
 
 /* Builds the graph for a set of planner choices (the caller's closure):
@@ -71,13 +77,13 @@ void plan_clear(Plan *p);
  * planner chooses (auto) or [cuda] reproducible = yes. */
 int plan_profile_split_compile(const Config *c);
 
-/* The device compile work of each arch built (its device edges' expected
- * costs, summed), costliest first. */
+/* The device compile work of each arch built (the planned graph's device
+ * edges' expected costs, summed), costliest first. */
 typedef struct {
 	char *arch;      /* "sm_90" */
 	double cost;     /* seconds */
 } ArchCost;
-GArray *plan_arch_costs(Graph *g);
+GArray *plan_arch_costs(const Plan *p);
 void plan_arch_costs_free(GArray *costs);
 /* Split the archs into n shards, costliest arch first to the shard with
  * the least work so far. Per shard: its arch ids ("80 90") in archs, its
@@ -97,13 +103,13 @@ typedef struct {
 	int want;               /* the shards asked for (at most archs; 0: none asked) */
 	double want_shard_estimate; /* the longest shard job with that many */
 } TimeCheck;
-/* Estimates the build's wall time on the plan's cores from the durations
+/* Estimates the planned build's wall time on the plan's cores from the durations
  * in builddir/.ninja_log (each output's latest; the planner's estimates
  * for edges the log lacks), and the fewest shards whose jobs (the front
  * ends and their archs' device compiles) and combine job (the rest) each
  * fit in 90% of the limit; with want > 0 also the longest job of that
  * many shards and the combine job's estimate. */
-void plan_time_check(Graph *g, const Plan *p, const char *builddir, double limit, int want, TimeCheck *tc);
+void plan_time_check(const Plan *p, const char *builddir, double limit, int want, TimeCheck *tc);
 /* One line for a check that does not fit, or NULL. */
 char *plan_time_warning(const TimeCheck *tc, const char *profile, const char *runner);
 

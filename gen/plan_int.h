@@ -1,11 +1,14 @@
 /* plan_int.h -- what the planner's files share; not for other modules
  * (they use plan.h).
  *
+ * Owns: the planner's view of a graph (PlanGraph: each edge's estimates
+ * and the simulation's scratch, which the graph's edges do not carry).
  * The files: cost.c (each edge's expected CPU seconds and peak memory,
- * from the last build's measurements or the defaults), simulate.c
- * (critical path, edge order, the simulation of ninja running the graph,
- * the trace), plan.c (the choices, pools and their reasons: plan_make)
- * and shardplan.c (per-arch costs, shard balancing, CI time limits).
+ * from the last build's measurements or the defaults), simulate.c (the
+ * PlanGraph, critical path, edge order, the simulation of ninja running
+ * the graph, the trace), plan.c (the choices, pools and their reasons:
+ * plan_make) and shardplan.c (per-arch costs, shard balancing, CI time
+ * limits).
  */
 #ifndef CUGEN_PLAN_INT_H
 #define CUGEN_PLAN_INT_H
@@ -16,25 +19,65 @@
 
 #define GiB 1073741824.0
 
+/* What the planner knows of one edge: its estimates, its annotation and
+ * the simulation's scratch. The graph's edges carry none of it. */
+typedef struct PlanNode PlanNode;
+struct PlanNode {
+	Edge *e;
+	double cost;          /* expected CPU seconds (cost.c) */
+	double memory;        /* expected peak bytes (cost.c) */
+	double level;         /* cost of the longest chain from here (pl_bottom_levels) */
+	int split;            /* the --split-compile weighed for it (plan.c's tail
+	                       * split, an annotation; 0: its rule's) */
+	PlanNode **succ;      /* the edges that use an output (nsucc) */
+	guint nsucc;
+	guint npred;          /* inputs made by other edges */
+	int pending;          /* simulation scratch */
+	guint index;          /* its position in the graph's edges, in a walk */
+};
+
+/* A graph as the planner sees it: a node per edge, by Edge.serial (the
+ * order edges.c or group.c made them: 0 .. n-1), and the walk order of
+ * its bottom levels, made on the first pl_bottom_levels and kept (the
+ * graph's shape does not change). */
+struct PlanGraph {
+	Graph *g;
+	gboolean owns;        /* pg_free frees g too */
+	PlanNode *node;
+	guint n;
+	PlanNode **topo;      /* users before producers, once walked */
+	guint ntopo;          /* n, unless the graph has a cycle */
+	PlanNode **succ_store;/* every node's succ, end to end */
+};
+
+PlanGraph *pg_new(Graph *g, gboolean owns);
+/* A copy of pg (estimates and walk; the same graph, not owned). */
+PlanGraph *pg_copy(const PlanGraph *pg);
+void pg_free(PlanGraph *pg);
+static inline PlanNode *pg_node(const PlanGraph *pg, const Edge *e)
+{
+	return &pg->node[e->serial];
+}
+
 /* An edge with its rank for ordering (simulate.c's sort). */
 typedef struct {
-	Edge *e;
+	PlanNode *n;
 	double level;
 	gboolean last;        /* phony and regen edges go after the others */
 } Ranked;
 
 /* cost.c */
 gboolean pl_ptxas_only(const Edge *e);
-void pl_set_costs(Graph *g, const History *h, const Config *c, const GraphInfo *info,
+void pl_set_costs(PlanGraph *pg, const History *h, const Config *c, const GraphInfo *info,
 		      int threads, gboolean pp, Plan *p);
 
 /* simulate.c */
-void pl_bottom_levels(Graph *g, double *cpl, double *work);
+void pl_bottom_levels(PlanGraph *pg, double *cpl, double *work);
 void pl_sort_ranked(Ranked *v, guint n);
-void pl_order_edges(Graph *g, int defer, GRand *noise);
+void pl_order_edges(PlanGraph *pg, int defer, GRand *noise);
 int pl_pool_of(const Edge *e);
-double pl_simulate(Graph *g, const Plan *p, int threads, double *start, FILE *trace);
-double pl_order_best(Graph *g, const Plan *p, int threads, double amp, const char **how);
-void pl_write_trace(Graph *g, const Plan *p, const Config *c, const GraphInfo *info, int threads);
+double pl_simulate(PlanGraph *pg, const Plan *p, int threads, double *start, FILE *trace);
+double pl_order_best(PlanGraph *pg, const Plan *p, int threads, double amp, const char **how);
+void pl_write_trace(PlanGraph *pg, const Plan *p, const Config *c, const GraphInfo *info, int threads);
 
 #endif

@@ -407,7 +407,7 @@ int cmd_profile(int argc, char **argv)
 
 	section(block, name, &v, NULL, head->str);
 	if (nshards > 0) {
-		GArray *costs = plan_arch_costs(gen.g);
+		GArray *costs = plan_arch_costs(&gen.plan);
 		if ((guint)nshards > costs->len) {
 			cg_usage_error(&err, "%d shards for %u archs: use --shards %u or fewer", nshards, costs->len, costs->len);
 			plan_arch_costs_free(costs);
@@ -442,7 +442,7 @@ int cmd_profile(int argc, char **argv)
 
 	if (r->time_limit > 0 && !a.no_history) {
 		TimeCheck tc;
-		plan_time_check(gen.g, pl, gen.builddir, r->time_limit, 0, &tc);
+		plan_time_check(pl, gen.builddir, r->time_limit, 0, &tc);
 		if (!nshards || tc.shards < 0 || tc.shards > nshards)
 			late = plan_time_warning(&tc, name, r->name);
 	}

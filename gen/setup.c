@@ -650,7 +650,7 @@ int cmd_plan(int argc, char **argv)
 	const Grouping *ch = &pl->chosen;
 	const Profile *pr = gen.c->profile;
 	if (pr->time_limit > 0) {
-		plan_time_check(gen.g, pl, gen.builddir, pr->time_limit, 0, &tc);
+		plan_time_check(pl, gen.builddir, pr->time_limit, 0, &tc);
 		late = plan_time_warning(&tc, pr->name, pr->runner);
 	}
 	if (a.json) {

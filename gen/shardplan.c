@@ -19,8 +19,9 @@ static gint by_cost(gconstpointer a, gconstpointer b)
 	return strcmp(x->arch, y->arch);
 }
 
-GArray *plan_arch_costs(Graph *g)
+static GArray *arch_costs(const PlanGraph *pg)
 {
+	const Graph *g = pg->g;
 	GArray *costs = g_array_new(FALSE, FALSE, sizeof(ArchCost));
 	GHashTable *at = g_hash_table_new(g_str_hash, g_str_equal); /* arch -> index + 1 */
 	for (guint i = 0; i < g->edges->len; i++) {
@@ -34,11 +35,16 @@ GArray *plan_arch_costs(Graph *g)
 			k = costs->len;
 			g_hash_table_insert(at, (gpointer)e->arch, GUINT_TO_POINTER(k));
 		}
-		g_array_index(costs, ArchCost, k - 1).cost += e->cost;
+		g_array_index(costs, ArchCost, k - 1).cost += pg_node(pg, e)->cost;
 	}
 	g_hash_table_destroy(at);
 	g_array_sort(costs, by_cost);
 	return costs;
+}
+
+GArray *plan_arch_costs(const Plan *p)
+{
+	return arch_costs(p->costed);
 }
 
 void plan_arch_costs_free(GArray *costs)
@@ -121,39 +127,41 @@ static double shard_wall(GArray *costs, int n, double fe_work, double chain, int
 	return worst;
 }
 
-void plan_time_check(Graph *g, const Plan *p, const char *builddir, double limit, int want, TimeCheck *tc)
+void plan_time_check(const Plan *p, const char *builddir, double limit, int want, TimeCheck *tc)
 {
 	memset(tc, 0, sizeof *tc);
 	tc->limit = limit;
 	tc->cores = MAX(p->cores, 1);
 	GHashTable *d = logged_durations(builddir);
-	double *saved = g_new(double, g->edges->len);
+	/* the plan's graph with the logged durations for costs: a copy */
+	PlanGraph *pg = pg_copy(p->costed);
+	const Graph *g = pg->g;
 	double fe_work = 0, fe_max = 0, dev_max = 0, cicc_max = 0;
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
-		saved[i] = e->cost;
+		PlanNode *x = pg_node(pg, e);
 		if (e->kind == EK_PHONY || e->kind == EK_REGEN)
 			continue;
 		tc->edges++;
 		const double *v = edge_logged(d, e);
 		if (v) {
-			e->cost = *v;
+			x->cost = *v;
 			tc->timed++;
 		}
 		if (e->kind == EK_FE) {
-			fe_work += e->cost;
-			fe_max = MAX(fe_max, e->cost);
+			fe_work += x->cost;
+			fe_max = MAX(fe_max, x->cost);
 		} else if (e->kind == EK_DEV) {
-			dev_max = MAX(dev_max, e->cost);
+			dev_max = MAX(dev_max, x->cost);
 		} else if (e->kind == EK_CICC) { /* a ptxas edge's cicc edge */
-			cicc_max = MAX(cicc_max, e->cost);
+			cicc_max = MAX(cicc_max, x->cost);
 		}
 	}
 	dev_max += cicc_max;
 	double cpl = 0, work = 0;
-	pl_bottom_levels(g, &cpl, &work);
+	pl_bottom_levels(pg, &cpl, &work);
 	tc->estimate = MAX(work / tc->cores, cpl);
-	GArray *costs = plan_arch_costs(g);
+	GArray *costs = arch_costs(pg);
 	tc->archs = (int)costs->len;
 	const gboolean over = tc->estimate > limit && costs->len;
 	tc->want = want > 0 && costs->len ? MIN(want, (int)costs->len) : 0;
@@ -165,10 +173,10 @@ void plan_time_check(Graph *g, const Plan *p, const char *builddir, double limit
 		for (guint i = 0; i < g->edges->len; i++) {
 			Edge *e = g_ptr_array_index(g->edges, i);
 			if (e->kind == EK_DEV || e->kind == EK_DEVPP || e->kind == EK_CICC)
-				e->cost = 0;
+				pg_node(pg, e)->cost = 0;
 		}
 		double ccpl = 0, cwork = 0;
-		pl_bottom_levels(g, &ccpl, &cwork);
+		pl_bottom_levels(pg, &ccpl, &cwork);
 		tc->combine_estimate = MAX(cwork / tc->cores, ccpl);
 	}
 	if (over) {
@@ -185,10 +193,7 @@ void plan_time_check(Graph *g, const Plan *p, const char *builddir, double limit
 			tc->shards = -1;
 	}
 	plan_arch_costs_free(costs);
-	for (guint i = 0; i < g->edges->len; i++)
-		((Edge *)g_ptr_array_index(g->edges, i))->cost = saved[i];
-	pl_bottom_levels(g, &cpl, &work);
-	g_free(saved);
+	pg_free(pg);
 	g_hash_table_destroy(d);
 }
 

@@ -1,5 +1,5 @@
-/* simulate.c -- the graph as ninja would run it: bottom levels and the
- * critical path, the edge order (longest remaining chain first, or
+/* simulate.c -- the graph as ninja would run it: the planner's graph
+ * (PlanGraph, a node per edge), bottom levels and the critical path, the edge order (longest remaining chain first, or
  * jittered for a tighter packing), the simulation with ninja's
  * scheduling and pools, its robust (varied-cost) average, and the trace
  * `cugen plan --trace` writes; see plan_int.h. */
@@ -19,30 +19,82 @@ static double split_speedup(int n)
 	return n >= 4 ? 1.6 : n >= 2 ? 1.27 : 1;
 }
 
-/* An edge's --split-compile: the planner's annotation while it weighs a
- * tail split, else its rule's. */
-static int edge_split(const Edge *e)
+PlanGraph *pg_new(Graph *g, gboolean owns)
 {
-	return e->split ? e->split : e->rule ? e->rule->split_compile : 0;
+	PlanGraph *pg = g_new0(PlanGraph, 1);
+	pg->g = g;
+	pg->owns = owns;
+	pg->n = g->edges->len;
+	pg->node = g_new0(PlanNode, MAX(pg->n, 1));
+	for (guint i = 0; i < pg->n; i++) {
+		Edge *e = g_ptr_array_index(g->edges, i);
+		g_assert(e->serial < pg->n && !pg->node[e->serial].e);
+		pg->node[e->serial].e = e;
+	}
+	return pg;
 }
 
-/* Bottom levels (e->level): an edge's cost plus the longest chain after
- * it, by a reverse topological walk over successors. The successor lists
- * and the walk's order depend only on the graph's shape: they are made on
- * the first call and kept (g->topo) while the graph has the same edges. */
-void pl_bottom_levels(Graph *g, double *cpl, double *work)
+/* x's pointer into from's array, moved to the same place in to's. */
+#define MOVED(x, from, to) ((to) + ((x) - (from)))
+
+PlanGraph *pg_copy(const PlanGraph *pg)
 {
-	if (!g->topo || g->topo->len != g->edges->len) {
+	PlanGraph *c = g_memdup2(pg, sizeof *pg);
+	c->owns = FALSE;
+	c->node = g_memdup2(pg->node, MAX(pg->n, 1) * sizeof(PlanNode));
+	if (!pg->topo)
+		return c;
+	gsize nsucc = 0;
+	for (guint i = 0; i < pg->n; i++)
+		nsucc += pg->node[i].nsucc;
+	c->succ_store = g_new(PlanNode *, MAX(nsucc, 1));
+	for (gsize k = 0; k < nsucc; k++)
+		c->succ_store[k] = MOVED(pg->succ_store[k], pg->node, c->node);
+	c->topo = g_new(PlanNode *, MAX(pg->n, 1));
+	for (guint i = 0; i < pg->ntopo; i++)
+		c->topo[i] = MOVED(pg->topo[i], pg->node, c->node);
+	for (guint i = 0; i < pg->n; i++)
+		c->node[i].succ = MOVED(pg->node[i].succ, pg->succ_store, c->succ_store);
+	return c;
+}
+
+void pg_free(PlanGraph *pg)
+{
+	if (!pg)
+		return;
+	if (pg->owns)
+		graph_free(pg->g);
+	g_free(pg->node);
+	g_free(pg->topo);
+	g_free(pg->succ_store);
+	g_free(pg);
+}
+
+/* A node's --split-compile: the planner's annotation while it weighs a
+ * tail split, else its rule's. */
+static int node_split(const PlanNode *x)
+{
+	return x->split ? x->split : x->e->rule ? x->e->rule->split_compile : 0;
+}
+
+/* Bottom levels (level): a node's cost plus the longest chain after it,
+ * by a reverse topological walk over successors. The successor lists and
+ * the walk's order depend only on the graph's shape: they are made on
+ * the first call (from the edges' order then) and kept. */
+void pl_bottom_levels(PlanGraph *pg, double *cpl, double *work)
+{
+	Graph *g = pg->g;
+	if (!pg->topo) {
 		/* one pass over the inputs: each edge's producers (graph_maker),
 		 * flat (pred, from pstart[i]); then each producer's users, in
-		 * one array (g->succ_store) */
-		guint n = g->edges->len;
+		 * one array (pg->succ_store) */
+		guint n = pg->n;
 		guint *pstart = g_new(guint, n + 1);
 		GPtrArray *pred = g_ptr_array_sized_new(n * 2);
 		for (guint i = 0; i < n; i++) {
-			Edge *e = g_ptr_array_index(g->edges, i);
-			e->index = i;
-			e->nsucc = 0;
+			PlanNode *x = pg_node(pg, g_ptr_array_index(g->edges, i));
+			x->index = i;
+			x->nsucc = 0;
 		}
 		for (guint i = 0; i < n; i++) {
 			Edge *e = g_ptr_array_index(g->edges, i);
@@ -52,66 +104,65 @@ void pl_bottom_levels(Graph *g, double *cpl, double *work)
 				for (guint k = 0; k < EDGE_LEN(lists[l]); k++) {
 					Edge *pe = graph_maker(EDGE_AT(lists[l], k));
 					if (pe && pe != e) {
-						pe->nsucc++;
-						g_ptr_array_add(pred, pe);
+						PlanNode *px = pg_node(pg, pe);
+						px->nsucc++;
+						g_ptr_array_add(pred, px);
 					}
 				}
 		}
 		pstart[n] = pred->len;
-		g_free(g->succ_store);
-		g->succ_store = g_new(Edge *, MAX(pred->len, 1));
-		Edge **next = g->succ_store;
+		pg->succ_store = g_new(PlanNode *, MAX(pred->len, 1));
+		PlanNode **next = pg->succ_store;
 		for (guint i = 0; i < n; i++) {
-			Edge *e = g_ptr_array_index(g->edges, i);
-			e->succ = next;
-			next += e->nsucc;
-			e->pending = (int)e->nsucc;
-			e->nsucc = 0;
-			e->npred = pstart[i + 1] - pstart[i];
+			PlanNode *x = pg_node(pg, g_ptr_array_index(g->edges, i));
+			x->succ = next;
+			next += x->nsucc;
+			x->pending = (int)x->nsucc;
+			x->nsucc = 0;
+			x->npred = pstart[i + 1] - pstart[i];
 		}
 		for (guint i = 0; i < n; i++) {
-			Edge *e = g_ptr_array_index(g->edges, i);
+			PlanNode *x = pg_node(pg, g_ptr_array_index(g->edges, i));
 			for (guint k = pstart[i]; k < pstart[i + 1]; k++) {
-				Edge *pe = g_ptr_array_index(pred, k);
-				pe->succ[pe->nsucc++] = e;
+				PlanNode *px = g_ptr_array_index(pred, k);
+				px->succ[px->nsucc++] = x;
 			}
 		}
-		if (g->topo)
-			g_ptr_array_set_size(g->topo, 0);
-		else
-			g->topo = g_ptr_array_sized_new(n);
+		pg->topo = g_new(PlanNode *, MAX(n, 1));
+		guint nt = 0;
 		for (guint i = 0; i < n; i++) {
-			Edge *e = g_ptr_array_index(g->edges, i);
-			if (!e->pending)
-				g_ptr_array_add(g->topo, e);
+			PlanNode *x = pg_node(pg, g_ptr_array_index(g->edges, i));
+			if (!x->pending)
+				pg->topo[nt++] = x;
 		}
 		/* users before producers: a producer follows once all its
 		 * users are in */
-		for (guint qi = 0; qi < g->topo->len; qi++) {
-			Edge *e = g_ptr_array_index(g->topo, qi);
-			for (guint k = pstart[e->index]; k < pstart[e->index + 1]; k++) {
-				Edge *pe = g_ptr_array_index(pred, k);
-				if (--pe->pending == 0)
-					g_ptr_array_add(g->topo, pe);
+		for (guint qi = 0; qi < nt; qi++) {
+			PlanNode *x = pg->topo[qi];
+			for (guint k = pstart[x->index]; k < pstart[x->index + 1]; k++) {
+				PlanNode *px = g_ptr_array_index(pred, k);
+				if (--px->pending == 0)
+					pg->topo[nt++] = px;
 			}
 		}
+		pg->ntopo = nt; /* n, unless the graph has a cycle */
 		g_ptr_array_free(pred, TRUE);
 		g_free(pstart);
 	}
 	*cpl = 0;
 	*work = 0;
-	for (guint qi = 0; qi < g->topo->len; qi++) {
-		Edge *e = g_ptr_array_index(g->topo, qi);
+	for (guint qi = 0; qi < pg->ntopo; qi++) {
+		PlanNode *x = pg->topo[qi];
 		double best = 0;
-		for (guint k = 0; k < e->nsucc; k++) {
-			Edge *sx = e->succ[k];
+		for (guint k = 0; k < x->nsucc; k++) {
+			PlanNode *sx = x->succ[k];
 			if (sx->level > best)
 				best = sx->level;
 		}
 		/* the edge's wall time: a split compile runs in parallel */
-		e->level = e->cost / split_speedup(edge_split(e)) + best;
-		*cpl = MAX(*cpl, e->level);
-		*work += e->cost;
+		x->level = x->cost / split_speedup(node_split(x)) + best;
+		*cpl = MAX(*cpl, x->level);
+		*work += x->cost;
 	}
 }
 
@@ -179,19 +230,21 @@ void pl_sort_ranked(Ranked *v, guint n)
  * the longest remaining chains first; ties keep the edges' present order.
  * With defer, the edges of that kind come after all others (they start
  * only when nothing else is ready). */
-void pl_order_edges(Graph *g, int defer, GRand *noise)
+void pl_order_edges(PlanGraph *pg, int defer, GRand *noise)
 {
+	Graph *g = pg->g;
 	guint n = g->edges->len;
 	Ranked *r = g_new(Ranked, MAX(n, 1));
 	for (guint i = 0; i < n; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
-		double level = noise ? e->level * g_rand_double_range(noise, 0.7, 1.3) : e->level;
-		r[i] = (Ranked){ e, (int)e->kind == defer ? level - 1e9 : level,
+		PlanNode *x = pg_node(pg, e);
+		double level = noise ? x->level * g_rand_double_range(noise, 0.7, 1.3) : x->level;
+		r[i] = (Ranked){ x, (int)e->kind == defer ? level - 1e9 : level,
 				 e->kind == EK_PHONY || e->kind == EK_REGEN };
 	}
 	pl_sort_ranked(r, n);
 	for (guint i = 0; i < n; i++)
-		g->edges->pdata[i] = r[i].e;
+		g->edges->pdata[i] = r[i].n->e;
 	g_free(r);
 }
 
@@ -265,28 +318,31 @@ static gint by_depth(gconstpointer a, gconstpointer b, gpointer data)
  * Needs bottom_levels (succ, npred, topo). Returns the expected wall
  * seconds; with start, each edge's start time (by index in g->edges);
  * with trace (plan --trace), each edge's start and end as lines. */
-double pl_simulate(Graph *g, const Plan *p, int threads, double *start, FILE *trace)
+double pl_simulate(PlanGraph *pg, const Plan *p, int threads, double *start, FILE *trace)
 {
+	Graph *g = pg->g;
 	guint n = g->edges->len;
 	if (!n)
 		return 0;
+	/* the nodes in the edges' order */
+	PlanNode **nd = g_new(PlanNode *, n);
 	for (guint i = 0; i < n; i++) {
-		Edge *e = g_ptr_array_index(g->edges, i);
-		e->index = i;
-		e->pending = (int)e->npred;
+		PlanNode *x = nd[i] = pg_node(pg, g_ptr_array_index(g->edges, i));
+		x->index = i;
+		x->pending = (int)x->npred;
 	}
 	/* the start order: key[i] of edge i, edge byk[k] of key k */
 	guint *key = g_new(guint, n), *byk = g_new(guint, n);
 	for (guint i = 0; i < n; i++)
 		byk[i] = i;
-	if (p->depth_first && g->topo && g->topo->len == n) {
+	if (p->depth_first && pg->topo && pg->ntopo == n) {
 		int *w = g_new0(int, n);
 		for (guint q = 0; q < n; q++) {
-			Edge *e = g_ptr_array_index(g->topo, q);
+			const PlanNode *x = pg->topo[q];
 			int best = 0;
-			for (guint k = 0; k < e->nsucc; k++)
-				best = MAX(best, w[e->succ[k]->index]);
-			w[e->index] = best + (e->kind != EK_PHONY);
+			for (guint k = 0; k < x->nsucc; k++)
+				best = MAX(best, w[x->succ[k]->index]);
+			w[x->index] = best + (x->e->kind != EK_PHONY);
 		}
 		g_qsort_with_data(byk, (gint)n, sizeof(guint), by_depth, w);
 		g_free(w);
@@ -296,8 +352,7 @@ double pl_simulate(Graph *g, const Plan *p, int threads, double *start, FILE *tr
 	/* the cores each job keeps busy: nvcc --threads, --split-compile */
 	double *par = g_new(double, n);
 	for (guint i = 0; i < n; i++) {
-		const Edge *e = g_ptr_array_index(g->edges, i);
-		par[i] = e->kind == EK_NVCC ? MAX(threads, 1) : split_speedup(edge_split(e));
+		par[i] = nd[i]->e->kind == EK_NVCC ? MAX(threads, 1) : split_speedup(node_split(nd[i]));
 	}
 	const int depth[3] = { p->device, p->host, p->link };
 	int busy[3] = { 0, 0, 0 };
@@ -310,8 +365,7 @@ double pl_simulate(Graph *g, const Plan *p, int threads, double *start, FILE *tr
 		ready[k] = (Heap){ g_new(guint, n), 0 };
 	int *slot = g_new(int, n); /* heap of each edge: pool + 1 */
 	for (guint i = 0; i < n; i++) {
-		Edge *e = g_ptr_array_index(g->edges, i);
-		int k = pl_pool_of(e);
+		int k = pl_pool_of(nd[i]->e);
 		if (p->shared && k == 1)
 			k = 0; /* one pool "compile" */
 		slot[i] = k + 1;
@@ -321,7 +375,7 @@ double pl_simulate(Graph *g, const Plan *p, int threads, double *start, FILE *tr
 	guint nrun = 0, done = 0;
 	double t = 0;
 	for (guint i = 0; i < n; i++)
-		if (!((Edge *)g_ptr_array_index(g->edges, i))->pending)
+		if (!nd[i]->pending)
 			heap_push(&ready[slot[i]], key[i]);
 	while (done < n) {
 		while ((int)nrun < jobs) {
@@ -333,15 +387,15 @@ double pl_simulate(Graph *g, const Plan *p, int threads, double *start, FILE *tr
 			if (best < 0)
 				break;
 			guint i = byk[heap_pop(&ready[best])];
-			Edge *e = g_ptr_array_index(g->edges, i);
+			const Edge *e = nd[i]->e;
 			if (best > 0)
 				busy[best - 1]++;
-			left[i] = e->kind == EK_PHONY || e->kind == EK_REGEN ? 0 : e->cost;
+			left[i] = e->kind == EK_PHONY || e->kind == EK_REGEN ? 0 : nd[i]->cost;
 			run[nrun++] = i;
 			if (start)
 				start[i] = t;
 			if (trace && left[i] > 0)
-				fprintf(trace, "start %8.2f %7.2f %s\n", t, e->cost, EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : "?");
+				fprintf(trace, "start %8.2f %7.2f %s\n", t, nd[i]->cost, EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : "?");
 		}
 		if (!nrun)
 			break; /* a cycle, or nothing runnable: stop */
@@ -357,19 +411,20 @@ double pl_simulate(Graph *g, const Plan *p, int threads, double *start, FILE *tr
 		guint kept = 0;
 		for (guint r = 0; r < nrun; r++) {
 			guint i = run[r];
-			Edge *e = g_ptr_array_index(g->edges, i);
+			PlanNode *x = nd[i];
 			left[i] -= step * rate * par[i];
 			if (left[i] > 1e-9) {
 				run[kept++] = i;
 				continue;
 			}
 			done++;
-			if (trace && e->cost > 0)
-				fprintf(trace, "end   %8.2f %7.2f %s\n", t, e->cost, EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : "?");
+			if (trace && x->cost > 0)
+				fprintf(trace, "end   %8.2f %7.2f %s\n", t, x->cost,
+					EDGE_LEN(x->e->outs) ? EDGE_AT(x->e->outs, 0) : "?");
 			if (slot[i] > 0)
 				busy[slot[i] - 1]--;
-			for (guint s2 = 0; s2 < e->nsucc; s2++) {
-				Edge *sx = e->succ[s2];
+			for (guint s2 = 0; s2 < x->nsucc; s2++) {
+				PlanNode *sx = x->succ[s2];
 				if (--sx->pending == 0)
 					heap_push(&ready[slot[sx->index]], key[sx->index]);
 			}
@@ -384,6 +439,7 @@ double pl_simulate(Graph *g, const Plan *p, int threads, double *start, FILE *tr
 	g_free(left);
 	g_free(key);
 	g_free(byk);
+	g_free(nd);
 	return t;
 }
 
@@ -439,28 +495,29 @@ static double varied(const EdgeSeed *s, double cost, guint k, double amp)
  * varied by up to amp (0.2: 20%) each way: real edges differ from their
  * estimates, and equal default costs would make waves of jobs that no
  * build has. The variations come from varied(). */
-static double robust_time(Graph *g, const Plan *p, int threads, double amp)
+static double robust_time(PlanGraph *pg, const Plan *p, int threads, double amp)
 {
 	if (amp <= 0)
-		return pl_simulate(g, p, threads, NULL, NULL);
+		return pl_simulate(pg, p, threads, NULL, NULL);
+	Graph *g = pg->g;
 	guint n = g->edges->len;
 	double *cost = g_new(double, n), sum = 0;
 	EdgeSeed *seed = g_new(EdgeSeed, n);
+	PlanNode **nd = g_new(PlanNode *, MAX(n, 1));
 	for (guint i = 0; i < n; i++) {
-		const Edge *e = g_ptr_array_index(g->edges, i);
-		cost[i] = e->cost;
-		seed[i] = edge_seed(e);
+		nd[i] = pg_node(pg, g_ptr_array_index(g->edges, i));
+		cost[i] = nd[i]->cost;
+		seed[i] = edge_seed(nd[i]->e);
 	}
 	const int samples = amp > EDGE_SPREAD ? 4 * SAMPLES : SAMPLES;
 	for (int k = 0; k < samples; k++) {
-		for (guint i = 0; i < n; i++) {
-			Edge *e = g_ptr_array_index(g->edges, i);
-			e->cost = varied(&seed[i], cost[i], (guint)k, amp);
-		}
-		sum += pl_simulate(g, p, threads, NULL, NULL);
+		for (guint i = 0; i < n; i++)
+			nd[i]->cost = varied(&seed[i], cost[i], (guint)k, amp);
+		sum += pl_simulate(pg, p, threads, NULL, NULL);
 	}
 	for (guint i = 0; i < n; i++)
-		((Edge *)g_ptr_array_index(g->edges, i))->cost = cost[i];
+		nd[i]->cost = cost[i];
+	g_free(nd);
 	g_free(cost);
 	g_free(seed);
 	return sum / samples;
@@ -474,18 +531,19 @@ static double robust_time(Graph *g, const Plan *p, int threads, double amp)
  * misses. Each order is scored by robust_time (costs varied by amp), so
  * a packing that only works for the estimates exactly is not chosen.
  * Returns that time; *how says which order won. */
-double pl_order_best(Graph *g, const Plan *p, int threads, double amp, const char **how)
+double pl_order_best(PlanGraph *pg, const Plan *p, int threads, double amp, const char **how)
 {
+	Graph *g = pg->g;
 	double cpl, work;
-	pl_bottom_levels(g, &cpl, &work);
+	pl_bottom_levels(pg, &cpl, &work);
 	guint n = g->edges->len;
 	gpointer *best_order = g_new(gpointer, n);
-	pl_order_edges(g, -1, NULL);
-	double plain = robust_time(g, p, threads, amp), best = plain;
+	pl_order_edges(pg, -1, NULL);
+	double plain = robust_time(pg, p, threads, amp), best = plain;
 	memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
 	*how = "longest remaining chain first";
-	pl_order_edges(g, EK_HOST, NULL);
-	double t = robust_time(g, p, threads, amp);
+	pl_order_edges(pg, EK_HOST, NULL);
+	double t = robust_time(pg, p, threads, amp);
 	if (t < best * 0.995) {
 		best = t;
 		memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
@@ -496,8 +554,8 @@ double pl_order_best(Graph *g, const Plan *p, int threads, double amp, const cha
 	guint tries = amp > EDGE_SPREAD ? 0 : MIN(100u, 20000u / ((amp > 0 ? SAMPLES : 1) * MAX(n, 1u)));
 	GRand *r = g_rand_new_with_seed(20261129);
 	for (guint i = 0; i < tries; i++) {
-		pl_order_edges(g, i % 2 ? EK_HOST : -1, r);
-		t = robust_time(g, p, threads, amp);
+		pl_order_edges(pg, i % 2 ? EK_HOST : -1, r);
+		t = robust_time(pg, p, threads, amp);
 		if (t < best * 0.995) {
 			best = t;
 			memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
@@ -514,8 +572,9 @@ double pl_order_best(Graph *g, const Plan *p, int threads, double amp, const cha
  * costs measured there instead (how this plan would have run with that
  * build's costs: the planner's own benchmark). Changes the graph's
  * costs: the last thing plan_make does. */
-void pl_write_trace(Graph *g, const Plan *p, const Config *c, const GraphInfo *info, int threads)
+void pl_write_trace(PlanGraph *pg, const Plan *p, const Config *c, const GraphInfo *info, int threads)
 {
+	const Graph *g = pg->g;
 	const char *path = p->trace, *costs = p->trace_costs;
 	FILE *trace;
 	if (!path)
@@ -532,14 +591,14 @@ void pl_write_trace(Graph *g, const Plan *p, const Config *c, const GraphInfo *i
 		History *h = history_load(costs);
 		Plan tp = *p;
 		tp.why = g_ptr_array_new_with_free_func(g_free);
-		pl_set_costs(g, h, c, info, threads, p->chosen.pp_edges, &tp);
+		pl_set_costs(pg, h, c, info, threads, p->chosen.pp_edges, &tp);
 		g_ptr_array_free(tp.why, TRUE);
 		history_free(h);
 		double cpl, work;
-		pl_bottom_levels(g, &cpl, &work);
+		pl_bottom_levels(pg, &cpl, &work);
 		fprintf(trace, "# costs from %s: %.1f CPU s, critical path %.1f s\n", costs, work, cpl);
 	}
-	fprintf(trace, "# %.2f s simulated\n", pl_simulate(g, p, threads, NULL, trace));
+	fprintf(trace, "# %.2f s simulated\n", pl_simulate(pg, p, threads, NULL, trace));
 	fclose(trace);
 }
 

@@ -1,7 +1,7 @@
 /* test_graph.c -- unit tests of the core without nvcc: the kind table
  * (kinds.c) both ways, the planner's simulation of ninja on synthetic
  * graphs (given costs and pools in, predicted times and the critical path
- * out; simulate.c), the edge order it chooses, and the lowering of a graph
+ * out; simulate.c), a copy of the planner's graph, the edge order it chooses, and the lowering of a graph
  * to build.ninja, a Makefile and compile_commands.json text (ninja.c,
  * make.c). */
 #include <glib.h>
@@ -92,11 +92,38 @@ static void test_kind_rules(void)
 
 /* ---- simulation ---- */
 
+/* A synthetic graph and the cost of each of its edges, by serial. */
+typedef struct {
+	Graph *g;
+	GArray *cost;
+} Synth;
+
+static Synth synth_new(void)
+{
+	return (Synth){ graph_new(), g_array_new(FALSE, FALSE, sizeof(double)) };
+}
+
+/* The planner's graph of s, with s's costs; it owns s's graph. */
+static PlanGraph *synth_plan(Synth *s)
+{
+	GError *err = NULL;
+	g_assert_true(graph_check_outputs(s->g, &err));
+	g_assert_no_error(err);
+	PlanGraph *pg = pg_new(s->g, TRUE);
+	for (guint i = 0; i < s->g->edges->len; i++) {
+		const Edge *e = g_ptr_array_index(s->g->edges, i);
+		pg_node(pg, e)->cost = g_array_index(s->cost, double, e->serial);
+	}
+	g_array_free(s->cost, TRUE);
+	return pg;
+}
+
 /* An edge of kind k in pool (NULL: none) making out from up to two
  * inputs, costing cost seconds. */
-static Edge *mk(Graph *g, EdgeKind k, const char *pool, const char *out, double cost, const char *in1,
+static Edge *mk(Synth *s, EdgeKind k, const char *pool, const char *out, double cost, const char *in1,
 		const char *in2)
 {
+	Graph *g = s->g;
 	char *cmd = g_strdup_printf("make %s", out);
 	Rule *r = graph_rule(g, "r", cmd, NULL, NULL, NULL, pool);
 	g_free(cmd);
@@ -106,7 +133,7 @@ static Edge *mk(Graph *g, EdgeKind k, const char *pool, const char *out, double 
 		edge_in(e, in1);
 	if (in2)
 		edge_in(e, in2);
-	e->cost = cost;
+	g_array_append_val(s->cost, cost);
 	return e;
 }
 
@@ -120,11 +147,8 @@ static Plan machine(int cores, int device, int host, int link)
 	return p;
 }
 
-static double run(Graph *g, const Plan *p, double *cpl, double *work)
+static double run(PlanGraph *g, const Plan *p, double *cpl, double *work)
 {
-	GError *err = NULL;
-	g_assert_true(graph_check_outputs(g, &err));
-	g_assert_no_error(err);
 	pl_bottom_levels(g, cpl, work);
 	return pl_simulate(g, p, 1, NULL, NULL);
 }
@@ -132,12 +156,13 @@ static double run(Graph *g, const Plan *p, double *cpl, double *work)
 /* The pool's depth bounds the jobs, not the cores. */
 static void test_simulate_pools(void)
 {
-	Graph *g = graph_new();
+	Synth s = synth_new();
 	for (int i = 0; i < 4; i++) {
 		char out[16];
 		snprintf(out, sizeof out, "d%d", i);
-		mk(g, EK_DEV, "device", out, 10, "src.cu", NULL);
+		mk(&s, EK_DEV, "device", out, 10, "src.cu", NULL);
 	}
+	PlanGraph *g = synth_plan(&s);
 	double cpl, work;
 	Plan p = machine(4, 1, 4, 1);
 	g_assert_cmpfloat_with_epsilon(run(g, &p, &cpl, &work), 40, 1e-6);
@@ -149,17 +174,18 @@ static void test_simulate_pools(void)
 	 * which end together at 15 s; the fourth then has a core to itself */
 	p = machine(2, 4, 4, 1);
 	g_assert_cmpfloat_with_epsilon(pl_simulate(g, &p, 1, NULL, NULL), 25, 1e-6);
-	graph_free(g);
+	pg_free(g);
 }
 
 /* A chain waits for its inputs; the critical path is the longest chain. */
 static void test_simulate_chain(void)
 {
-	Graph *g = graph_new();
-	mk(g, EK_FE, "host", "a", 5, "src.cu", NULL);
-	mk(g, EK_DEV, "device", "b", 5, "a", NULL);
-	mk(g, EK_CXX, "host", "c", 2, "main.cpp", NULL);
-	mk(g, EK_LINK, "link", "app", 1, "b", "c");
+	Synth s = synth_new();
+	mk(&s, EK_FE, "host", "a", 5, "src.cu", NULL);
+	mk(&s, EK_DEV, "device", "b", 5, "a", NULL);
+	mk(&s, EK_CXX, "host", "c", 2, "main.cpp", NULL);
+	mk(&s, EK_LINK, "link", "app", 1, "b", "c");
+	PlanGraph *g = synth_plan(&s);
 	double cpl, work;
 	Plan p = machine(2, 2, 2, 1);
 	g_assert_cmpfloat_with_epsilon(run(g, &p, &cpl, &work), 11, 1e-6);
@@ -168,7 +194,7 @@ static void test_simulate_chain(void)
 	/* one core: the work, in a row */
 	p = machine(1, 1, 1, 1);
 	g_assert_cmpfloat_with_epsilon(pl_simulate(g, &p, 1, NULL, NULL), 13, 1e-6);
-	graph_free(g);
+	pg_free(g);
 }
 
 /* ninja 1.11 starts ready edges in file order: four short edges listed
@@ -178,12 +204,13 @@ static void test_simulate_chain(void)
  * (25 s). Longest remaining chain first, by cost, gives 20 s. */
 static void test_simulate_order(void)
 {
-	Graph *g = graph_new();
+	Synth s = synth_new();
 	const char *shorts[] = { "s1", "s2", "s3", "s4" };
 	for (gsize i = 0; i < G_N_ELEMENTS(shorts); i++)
-		mk(g, EK_DEV, "device", shorts[i], 5, "src.cu", NULL);
-	mk(g, EK_DEV, "device", "l1", 10, "src.cu", NULL);
-	mk(g, EK_DEV, "device", "l2", 10, "l1", NULL);
+		mk(&s, EK_DEV, "device", shorts[i], 5, "src.cu", NULL);
+	mk(&s, EK_DEV, "device", "l1", 10, "src.cu", NULL);
+	mk(&s, EK_DEV, "device", "l2", 10, "l1", NULL);
+	PlanGraph *g = synth_plan(&s);
 	double cpl, work;
 	Plan p = machine(2, 2, 2, 1);
 	g_assert_cmpfloat_with_epsilon(run(g, &p, &cpl, &work), 30, 1e-6);
@@ -192,13 +219,13 @@ static void test_simulate_order(void)
 	deep.depth_first = TRUE;
 	g_assert_cmpfloat_with_epsilon(pl_simulate(g, &deep, 1, NULL, NULL), 25, 1e-6);
 	pl_order_edges(g, -1, NULL);
-	const Edge *first = g_ptr_array_index(g->edges, 0);
+	const Edge *first = g_ptr_array_index(g->g->edges, 0);
 	g_assert_cmpstr(EDGE_AT(first->outs, 0), ==, "l1");
 	g_assert_cmpfloat_with_epsilon(pl_simulate(g, &p, 1, NULL, NULL), 20, 1e-6);
-	graph_free(g);
+	pg_free(g);
 }
 
-/* The planner weighs a tail split as an annotation (e->split) on the
+/* The planner weighs a tail split as an annotation (PlanNode.split) on the
  * graph as built: it must simulate as the graph built with split rules
  * does. A 40 s device compile on 4 cores behind a 4 s front end, with
  * --split-compile 4 (1.6x): 4 + 25 s either way, 44 s unsplit. */
@@ -206,23 +233,53 @@ static void test_simulate_split_annotation(void)
 {
 	double t[3], cpl[3], work[3];
 	for (int way = 0; way < 3; way++) {
-		Graph *g = graph_new();
-		mk(g, EK_FE, "host", "fe", 4, "src.cu", NULL);
-		Edge *d = mk(g, EK_DEV, "device", "sm_90.cubin", 40, "fe", NULL);
+		Synth s = synth_new();
+		mk(&s, EK_FE, "host", "fe", 4, "src.cu", NULL);
+		Edge *d = mk(&s, EK_DEV, "device", "sm_90.cubin", 40, "fe", NULL);
 		if (way == 1)
 			d->rule->split_compile = 4; /* built split */
-		else if (way == 2)
-			d->split = 4; /* annotated */
+		PlanGraph *g = synth_plan(&s);
+		if (way == 2)
+			pg_node(g, d)->split = 4; /* annotated */
 		Plan p = machine(4, 4, 4, 1);
 		t[way] = run(g, &p, &cpl[way], &work[way]);
 		g_assert_cmpuint(d->serial, ==, 1);
-		graph_free(g);
+		pg_free(g);
 	}
 	g_assert_cmpfloat_with_epsilon(t[0], 44, 1e-6);
 	g_assert_cmpfloat_with_epsilon(t[1], 29, 1e-6);
 	g_assert_cmpfloat_with_epsilon(t[2], t[1], 1e-9);
 	g_assert_cmpfloat_with_epsilon(cpl[2], cpl[1], 1e-9);
 	g_assert_cmpfloat_with_epsilon(work[2], work[0], 1e-9); /* the same CPU time */
+}
+
+/* A copy of the planner's graph (plan_time_check's, with other costs)
+ * has its own estimates and walk: changing the copy's costs leaves the
+ * original's levels as they were. */
+static void test_simulate_copy(void)
+{
+	Synth s = synth_new();
+	mk(&s, EK_FE, "host", "a", 5, "src.cu", NULL);
+	Edge *d = mk(&s, EK_DEV, "device", "b", 5, "a", NULL);
+	mk(&s, EK_LINK, "link", "app", 1, "b", NULL);
+	PlanGraph *g = synth_plan(&s);
+	double cpl, work;
+	pl_bottom_levels(g, &cpl, &work);
+	g_assert_cmpfloat_with_epsilon(cpl, 11, 1e-9);
+	PlanGraph *c = pg_copy(g);
+	g_assert_true(c->g == g->g && !c->owns);
+	pg_node(c, d)->cost = 20;
+	pl_bottom_levels(c, &cpl, &work);
+	g_assert_cmpfloat_with_epsilon(cpl, 26, 1e-9);
+	g_assert_cmpfloat_with_epsilon(work, 26, 1e-9);
+	Plan p = machine(2, 2, 2, 1);
+	g_assert_cmpfloat_with_epsilon(pl_simulate(c, &p, 1, NULL, NULL), 26, 1e-9);
+	pg_free(c);
+	g_assert_cmpfloat_with_epsilon(pg_node(g, d)->level, 6, 1e-9);
+	pl_bottom_levels(g, &cpl, &work);
+	g_assert_cmpfloat_with_epsilon(cpl, 11, 1e-9);
+	g_assert_cmpfloat_with_epsilon(pl_simulate(g, &p, 1, NULL, NULL), 11, 1e-9);
+	pg_free(g);
 }
 
 /* ---- lowering ---- */
@@ -327,6 +384,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/simulate/chain", test_simulate_chain);
 	g_test_add_func("/simulate/order", test_simulate_order);
 	g_test_add_func("/simulate/split_annotation", test_simulate_split_annotation);
+	g_test_add_func("/simulate/copy", test_simulate_copy);
 	g_test_add_func("/lower/ninja", test_lower_ninja);
 	g_test_add_func("/lower/make_compdb", test_lower_make_compdb);
 	return g_test_run();
