@@ -312,7 +312,7 @@ static void visit_order(Target *t, GHashTable *seen, GPtrArray *out)
 	g_ptr_array_add(out, t);
 }
 
-GPtrArray *config_target_order(Config *c)
+GPtrArray *config_target_order(const Config *c)
 {
 	GPtrArray *out = g_ptr_array_new();
 	GHashTable *seen = g_hash_table_new(NULL, NULL);

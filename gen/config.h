@@ -181,6 +181,6 @@ char *target_real_name(const Target *t);
 char *target_soname(const Target *t);
 const char *target_type_name(TargetType t);
 /* Topological order of targets: every target after its deps. */
-GPtrArray *config_target_order(Config *c);
+GPtrArray *config_target_order(const Config *c);
 
 #endif

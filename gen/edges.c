@@ -367,7 +367,7 @@ gboolean edges_may_group(const Resolved *r, guint limit)
 Graph *edges_build(const Resolved *r, const EdgeInputs *in, const Grouping *gr, GraphInfo *info, GError **err)
 {
 	Ctx x = { 0 };
-	Config *c = r->c;
+	const Config *c = r->c;
 	x.r = r;
 	x.c = c;
 	x.tk = r->tk;

@@ -68,7 +68,7 @@ typedef struct TArch {
 
 typedef struct {
 	const Resolved *r;
-	Config *c;
+	const Config *c;
 	Toolkit *tk;
 	const EdgeInputs *in;
 	const Grouping *opt;    /* the grouping built */

@@ -491,7 +491,7 @@ static gboolean check_tools(Resolved *x, GError **err)
 		archives |= s->t->type == TGT_STATIC;
 		embeds |= s->has_cuda && !s->tu;
 	}
-	Config *c = x->c;
+	const Config *c = x->c;
 	return (!*c->launcher || check_tool(c->launcher, "compiler launcher", "launcher", c->launcher_loc, NULL, err)) &&
 	       (!embeds || !*c->device_launcher ||
 		check_tool(c->device_launcher, "device launcher", "device_launcher", c->device_launcher_loc, NULL, err)) &&
@@ -535,7 +535,7 @@ const RTarget *resolved_target(const Resolved *r, const Target *t)
 	return g_hash_table_lookup(r->targets, t);
 }
 
-Resolved *resolve_project(Config *c, Toolkit *tk, const char *builddir, int split_compile, GError **err)
+Resolved *resolve_project(const Config *c, Toolkit *tk, const char *builddir, int split_compile, GError **err)
 {
 	Resolved *x = g_new0(Resolved, 1);
 	x->c = c;

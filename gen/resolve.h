@@ -38,7 +38,7 @@ typedef struct {
 
 typedef struct Resolved Resolved;
 struct Resolved {
-	Config *c;
+	const Config *c;
 	Toolkit *tk;
 	const char *builddir;  /* absolute */
 	int split_compile;     /* the profile's nvcc --split-compile (0: none) */
@@ -54,7 +54,7 @@ struct Resolved {
 
 /* Resolve every target of c, in dependency order; NULL (and err, at the
  * INI line to blame where there is one) for the first that cannot be. */
-Resolved *resolve_project(Config *c, Toolkit *tk, const char *builddir, int split_compile, GError **err);
+Resolved *resolve_project(const Config *c, Toolkit *tk, const char *builddir, int split_compile, GError **err);
 void resolved_free(Resolved *r);
 const RTarget *resolved_target(const Resolved *r, const Target *t);
 
