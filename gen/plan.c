@@ -1,4 +1,6 @@
-/* plan.c -- the planner's choices, pools and reasons (plan_make); see
+/* plan.c -- the planner's choices and their reasons (plan_make): the
+ * step graph's groupings weighed as views, the tail split, the lowering;
+ * the knobs they are decided by. See
  * plan.h, and plan_int.h for the other files of the planner. */
 #include "plan_int.h"
 
@@ -8,14 +10,57 @@
 #include "spawn.h"
 #include "util.h"
 
-static void why(Plan *p, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static void why(Plan *p, const char *fmt, ...)
+void pl_why(Plan *p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	g_ptr_array_add(p->why, g_strdup_vprintf(fmt, ap));
 	va_end(ap);
 }
+
+/* ---- the planner's knobs, each with where it came from ---- */
+
+/* (SIM_EDGES, plan_int.h: the largest graph simulated) */
+/* The estimates' spread each way, for graphs of up to PLAN_GROUP_EDGES:
+ * 20% once half the edges are measured (the spread of one edge's time
+ * between two builds of workload A, bench/RESULTS.md), twice that
+ * before (and by TU too: simulate.c's varied()). Larger graphs are
+ * simulated as estimated. */
+#define SPREAD_MEASURED 0.2
+#define SPREAD_GUESSED 0.4
+/* A last setup's choice changes only when the other saves this many
+ * seconds (as well as the share prefer() asks). */
+#define CHANGE_SECONDS 2
+/* The tail split and the rank stamps: from TAIL_CORES cores (below, the
+ * simulator gave workload B's last device compile split in two about 1%
+ * on 2 cores); --split-compile 4 from 8 cores, else 2 (a split of 4 on
+ * one heavy TU: 1.5-1.75x, of 2: 1.27x, bench/RESULTS.md). */
+#define TAIL_CORES 4
+#define TAIL_SC(cores) ((cores) >= 8 ? 4 : 2)
+
+/* Each alternative's bars (prefer()): margin, how much faster its
+ * simulated build must be for it to be taken (0.97: by 3%); gain, the
+ * seconds it must save too; change, the share of the build a switch
+ * reruns, which a last setup's choice must be beaten by (CHANGE_FLOOR at
+ * least). The margins were set by hand; bench/alternatives.sh measures
+ * what each alternative saves where it is taken (bench/RESULTS.md: 3% or
+ * more on some build of workload A, each). */
+typedef struct {
+	double margin, gain, change;
+} Bars;
+/* the stub edges rerun, the host compiles only if a stub changed */
+static const Bars SYNTAX_STUB_BARS = { .margin = 0.97, .gain = 0, .change = 0.03 };
+/* every device compile reruns */
+static const Bars PP_EDGES_BARS = { .margin = 0.99, .gain = 0, .change = 0.1 };
+static const Bars PTXAS_EDGES_BARS = { .margin = 0.99, .gain = 0, .change = 0.1 };
+/* before any device compile is measured: taken unless 10% slower (the
+ * simulations of measured workload A and B builds ran faster with them
+ * in every case, 3% on average, bench/RESULTS.md) */
+static const Bars PTXAS_EDGES_GUESSED_BARS = { .margin = 1.1, .gain = -G_MAXDOUBLE, .change = 0.1 };
+/* only the stamps rerun */
+static const Bars NO_RANK_BARS = { .margin = 1, .gain = 0, .change = 0.01 };
+/* it changes the code of the edges it splits: 5% and 2 s */
+static const Bars TAIL_SPLIT_BARS = { .margin = 0.95, .gain = 2, .change = 0.1 };
 
 void plan_clear(Plan *p)
 {
@@ -27,130 +72,6 @@ void plan_clear(Plan *p)
 	memset(p, 0, sizeof *p);
 }
 
-
-static const char *size_str(double bytes, char buf[32])
-{
-	if (bytes >= GiB)
-		g_snprintf(buf, 32, "%.1f GiB", bytes / GiB);
-	else
-		g_snprintf(buf, 32, "%.0f MiB", bytes / (1024.0 * 1024));
-	return buf;
-}
-
-/* Pool depths: each pool alone may fill the cores (divided by the threads
- * a job uses), and the pools together, each full, stay within the memory
- * limit. Slots go to the pool with the most work per slot. */
-/* The pools. When memory allows a job of the larger kind on every core,
- * device and host compiles share one pool ("compile", depth = cores), so
- * that ninja's default -j (cores + 2) never runs more compiles than
- * cores. Otherwise each kind gets its own pool, deepened in turn (the
- * kind with the most work per job first) while the memory lasts and
- * device plus host jobs stay within the cores. With announce, the pools
- * go into the graph and the reasons into the plan. */
-static void size_pools(PlanGraph *pg, Plan *p, int dev_threads, gboolean announce)
-{
-	Graph *g = pg->g;
-	double mem[3] = { 0, 0, 0 }, work[3] = { 0, 0, 0 };
-	guint count[3] = { 0, 0, 0 };
-	for (guint i = 0; i < g->edges->len; i++) {
-		Edge *e = g_ptr_array_index(g->edges, i);
-		int k = pl_pool_of(e);
-		if (k < 0)
-			continue;
-		const PlanNode *x = pg_node(pg, e);
-		mem[k] = MAX(mem[k], x->memory);
-		work[k] += x->cost;
-		count[k]++;
-	}
-	int cap[3] = { MAX(1, p->cores / MAX(dev_threads, 1)), p->cores, MAX(1, MIN(p->cores, (int)count[2])) };
-	int depth[3] = { 1, 1, 1 };
-	const double limit = (double)p->memory;
-	double link_mem = count[2] ? mem[2] : 0;
-	double big = MAX(mem[0], mem[1]);
-	p->shared = dev_threads == 1 && count[0] && count[1] && big * p->cores + link_mem <= limit;
-	double used = 0;
-	if (p->shared) {
-		depth[0] = depth[1] = p->cores;
-		used = big * p->cores + link_mem;
-		while (depth[2] < cap[2] && used + mem[2] <= limit) {
-			depth[2]++;
-			used += mem[2];
-		}
-	} else {
-		for (int k = 0; k < 3; k++)
-			if (count[k])
-				used += mem[k];
-		if (used > limit && announce) {
-			char b1[32], b2[32];
-			why(p, "one job of each kind needs about %s, over the %s limit: running one at a time and hoping",
-			    size_str(used, b1), size_str(limit, b2));
-		}
-		for (;;) {
-			int best = -1;
-			double best_share = -1;
-			for (int k = 0; k < 3; k++) {
-				if (!count[k] || depth[k] >= cap[k] || used + mem[k] > limit)
-					continue;
-				/* device threads plus host jobs within the cores */
-				if (k < 2 && count[0] && count[1] &&
-				    depth[0] * dev_threads + depth[1] + (k == 0 ? dev_threads : 1) > MAX(p->cores, dev_threads + 1))
-					continue;
-				double share = (work[k] + 1e-9) / depth[k];
-				if (share > best_share) {
-					best_share = share;
-					best = k;
-				}
-			}
-			if (best < 0)
-				break;
-			depth[best]++;
-			used += mem[best];
-		}
-	}
-	p->device = depth[0];
-	p->host = depth[1];
-	p->link = depth[2];
-	p->mem_device = mem[0];
-	p->mem_host = mem[1];
-	p->mem_link = mem[2];
-	p->recommended_j = MAX(1, p->cores / MAX(dev_threads, 1));
-	p->peak_memory = p->shared ? used : depth[0] * mem[0] + depth[1] * mem[1] + depth[2] * mem[2];
-	/* the rules' pools follow the choice (once per rule, not per edge) */
-	for (guint i = 0; i < g->rules->len; i++) {
-		Rule *r = g_ptr_array_index(g->rules, i);
-		if (!r->pool_kind || (strcmp(r->pool_kind, "device") != 0 && strcmp(r->pool_kind, "host") != 0))
-			continue;
-		g_free(r->pool);
-		r->pool = g_strdup(p->shared ? "compile" : r->pool_kind);
-	}
-	if (!announce)
-		return;
-	char b1[32], b2[32];
-	const char *names[3] = { "device", "host", "link" };
-	const char *what[3] = { "per-arch device compiles", "front ends, host compiles", "device and host links" };
-	if (p->shared) {
-		char *line = g_strdup_printf("device and host compiles (compile): %u + %u edges share %d jobs (bound: cores; memory allows %d of the larger, about %s each)",
-					     count[0], count[1], p->cores, p->cores, size_str(big, b1));
-		graph_pool(g, "compile", p->cores, line);
-		g_free(line);
-	}
-	for (int k = p->shared ? 2 : 0; k < 3; k++) {
-		const char *bound = depth[k] >= cap[k] ? (k == 0 && dev_threads > 1 ? "cores / threads" : k == 2 && cap[2] == (int)count[2] ? "link edges" : "cores")
-				  : k < 2 && count[0] && count[1] && used + mem[k] <= limit ? "cores, with the other kind" : "memory";
-		char *line = g_strdup_printf("%s (%s): %u edges, %d jobs (bound: %s), about %s each",
-					     what[k], names[k], count[k], depth[k], count[k] ? bound : "none", size_str(mem[k], b1));
-		graph_pool(g, names[k], depth[k], line);
-		g_free(line);
-	}
-	if (p->shared)
-		why(p, "memory: %d compile x %s + %d link x %s = %s of %s (%s)", p->cores, size_str(big, b1), depth[2],
-		    size_str(mem[2], b2), size_str(used, (char[32]){ 0 }), size_str(limit, (char[32]){ 0 }), p->memory_from);
-	else
-		why(p, "memory: %d device x %s + %d host x %s + %d link x %s = %s of %s (%s)",
-		    depth[0], size_str(mem[0], b1), depth[1], size_str(mem[1], b2), depth[2],
-		    size_str(mem[2], (char[32]){ 0 }), size_str(depth[0] * mem[0] + depth[1] * mem[1] + depth[2] * mem[2], (char[32]){ 0 }),
-		    size_str(limit, (char[32]){ 0 }), p->memory_from);
-}
 
 /* The ninja on PATH: from 1.12 it starts ready edges by depth, then in
  * file order (its "critical path" scheduler); before, in file order. */
@@ -184,14 +105,14 @@ static gboolean probe_ninja(Plan *p, GError **err)
  * flip choices on noise. */
 #define CHANGE_FLOOR 0.2
 
-static gboolean prefer(double t_alt, double t_cur, int prev, double margin, double gain, double change)
+static gboolean prefer(double t_alt, double t_cur, int prev, const Bars *b)
 {
-	change = MAX(change, CHANGE_FLOOR);
+	const double change = MAX(b->change, CHANGE_FLOOR);
 	if (prev == 1)
-		return !(t_cur < (1 - change) * t_alt && t_alt - t_cur >= 2);
+		return !(t_cur < (1 - change) * t_alt && t_alt - t_cur >= CHANGE_SECONDS);
 	if (prev == 0)
-		return t_alt < (1 - change) * t_cur && t_cur - t_alt >= 2;
-	return t_alt < margin * t_cur && t_cur - t_alt >= gain;
+		return t_alt < (1 - change) * t_cur && t_cur - t_alt >= CHANGE_SECONDS;
+	return t_alt < b->margin * t_cur && t_cur - t_alt >= b->gain;
 }
 
 /* A candidate graph's expected wall time: its pools sized (quietly) and
@@ -200,8 +121,8 @@ static gboolean prefer(double t_alt, double t_cur, int prev, double margin, doub
  * or the critical path. */
 static double evaluate(PlanGraph *pg, Plan *p, int threads, const char **how)
 {
-	size_pools(pg, p, threads, FALSE);
-	if (pg->n > 20000) {
+	pl_size_pools(pg, p, threads, FALSE);
+	if (pg->n > SIM_EDGES) {
 		double cpl, work;
 		pl_bottom_levels(pg, &cpl, &work);
 		pl_order_edges(pg, -1, NULL);
@@ -210,17 +131,18 @@ static double evaluate(PlanGraph *pg, Plan *p, int threads, const char **how)
 	}
 	/* the estimates' spread: wide before anything was measured; large
 	 * graphs (no alternatives to weigh) are simulated as estimated */
-	double amp = pg->n > 4000 ? 0 : p->measured * 2 >= p->edges ? 0.2 : 0.4;
+	double amp = pg->n > PLAN_GROUP_EDGES ? 0 : p->measured * 2 >= p->edges ? SPREAD_MEASURED : SPREAD_GUESSED;
 	return pl_order_best(pg, p, threads, amp, how);
 }
 
 /* A choice that changes the graph, for plan_make to weigh: how cugen
- * plan words it taken and not, the last setup's choice (prev), prefer()'s
- * margins, and whether the alternative must add edges to differ. */
+ * plan words it taken and not, the last setup's choice (prev: 1 took
+ * it, 0 did not, -1 none), its bars, and whether it must add edges to
+ * differ. */
 typedef struct {
 	const char *taken, *taken_short, *kept, *kept_short;
 	int prev;
-	double margin, gain, change;
+	Bars bars;
 	gboolean adds_edges;
 } Alternative;
 
@@ -248,14 +170,14 @@ static void view_candidate(Candidate *k, const Grouping *alt, const Graph *steps
  * cugen plan's line for it. */
 static gboolean decide(const Alternative *a, double t_alt, double t_cur, Plan *p)
 {
-	const char *note = a->prev >= 0 && prefer(t_alt, t_cur, -1, a->margin, a->gain, 0) !=
-				   prefer(t_alt, t_cur, a->prev, a->margin, a->gain, a->change)
+	const Bars first = { a->bars.margin, a->bars.gain, 0 };
+	const char *note = a->prev >= 0 && prefer(t_alt, t_cur, -1, &first) != prefer(t_alt, t_cur, a->prev, &a->bars)
 			   ? ", as in the last setup" : "";
-	if (prefer(t_alt, t_cur, a->prev, a->margin, a->gain, a->change)) {
-		why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->taken, t_alt, a->kept_short, t_cur, note);
+	if (prefer(t_alt, t_cur, a->prev, &a->bars)) {
+		pl_why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->taken, t_alt, a->kept_short, t_cur, note);
 		return TRUE;
 	}
-	why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->kept, t_cur, a->taken_short, t_alt, note);
+	pl_why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->kept, t_cur, a->taken_short, t_alt, note);
 	return FALSE;
 }
 
@@ -388,7 +310,7 @@ static void try_tail_split(const History *h, const Config *c, Plan *p, int threa
 			   const GraphInfo *info, Grouping *ch, double *t, const char **how)
 {
 	Graph *g = pg->g;
-	const int sc = p->cores >= 8 ? 4 : 2;
+	const int sc = TAIL_SC(p->cores);
 	guint ndev = 0;
 	for (guint i = 0; i < g->edges->len; i++)
 		ndev += splittable(g_ptr_array_index(g->edges, i));
@@ -452,7 +374,7 @@ static void try_tail_split(const History *h, const Config *c, Plan *p, int threa
 		annotate_split(pg, g_ptr_array_index(sets, i), sc, c);
 		const char *k_how;
 		double k_t = evaluate(pg, p, threads, &k_how);
-		const double bar = guessed && best_i == 0 ? 2 : 0;
+		const double bar = guessed && best_i == 0 ? CHANGE_SECONDS : 0;
 		if (!best || k_t < best_t - bar) {
 			best = g_ptr_array_index(sets, i);
 			best_i = i;
@@ -465,12 +387,16 @@ static void try_tail_split(const History *h, const Config *c, Plan *p, int threa
 				      "(cores would idle; note: it changes their code, the shard manifest says so)",
 				      sc, g_hash_table_size(best));
 	char *taken_short = g_strdup_printf("with --split-compile %d for the last %u", sc, g_hash_table_size(best));
-	Alternative a = { taken, taken_short, "no --split-compile for the device compiles whose chains end last",
-			  "without", prev, 0.95, 2, 0.1, FALSE };
+	Alternative a = { .taken = taken,
+			  .taken_short = taken_short,
+			  .kept = "no --split-compile for the device compiles whose chains end last",
+			  .kept_short = "without",
+			  .prev = prev,
+			  .bars = TAIL_SPLIT_BARS };
 	if (guessed) { /* measured: any 2 s keep the guessed set; another as new */
 		a.prev = -1;
 		if (best_i == 0)
-			a.margin = 1;
+			a.bars.margin = 1;
 	}
 	if (decide(&a, best_t, *t, p)) {
 		annotate_split(pg, best, sc, c);
@@ -599,9 +525,9 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		if (pr->threads == PROFILE_AUTO) {
 			int t = ntu >= p->cores ? 1 : MIN(archs, (p->cores + ntu - 1) / MAX(ntu, 1));
 			ch.threads = t > 1 ? t : 0;
-			why(p, "nvcc --threads %d: %d TUs for %d cores, %d archs each", MAX(t, 1), ntu, p->cores, archs);
+			pl_why(p, "nvcc --threads %d: %d TUs for %d cores, %d archs each", MAX(t, 1), ntu, p->cores, archs);
 		} else {
-			why(p, "nvcc --threads %d (profile threads)", ch.threads);
+			pl_why(p, "nvcc --threads %d (profile threads)", ch.threads);
 		}
 		/* (never --split-compile unasked: one nvcc per TU compiles
 		 * what plain nvcc does; --threads does not change the code) */
@@ -624,16 +550,16 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		g = pg_new(built, TRUE);
 	}
 	if (ch.split_compile > 1)
-		why(p, "--split-compile %d (profile split_compile); note: it changes the generated code", ch.split_compile);
+		pl_why(p, "--split-compile %d (profile split_compile); note: it changes the generated code", ch.split_compile);
 	if (c->reproducible)
-		why(p, "no --split-compile ([cuda] reproducible = yes): the code plain nvcc makes");
+		pl_why(p, "no --split-compile ([cuda] reproducible = yes): the code plain nvcc makes");
 
 	pl_set_costs(g, h, c, info, ch.threads, ch.pp_edges, p);
 	cg_timing("set_costs");
 	const int pool_threads = MAX(MAX(ch.threads, ch.split_compile), 1);
 	double cpl = 0, work = 0;
 	const char *how = NULL;
-	if (g->n <= 20000 && !probe_ninja(p, err)) {
+	if (g->n <= SIM_EDGES && !probe_ninja(p, err)) {
 		pg_free(g);
 		graph_free(steps);
 		graph_info_clear(info);
@@ -653,7 +579,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	 * builds (bench/RESULTS.md), the stamps made every rebuild faster
 	 * and every first build that could take a tail split; first builds
 	 * without one were 3% slower on average. */
-	if (small && p->depth_first && !p->no_rank && p->cores >= 4 && (sc_auto || p->dev_measured > 0)) {
+	if (small && p->depth_first && !p->no_rank && p->cores >= TAIL_CORES && (sc_auto || p->dev_measured > 0)) {
 		ch.host_rank = TRUE;
 		p->rank_considered = TRUE;
 		pg_free(g);
@@ -667,9 +593,12 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		 * the critical path. Try the stub from a syntax-only edge (more
 		 * CPU, shorter chain). A switch reruns only the stub edges, and
 		 * the host compiles only if a stub changed: 3% would do (CHANGE_FLOOR rules: noise). */
-		Alternative syntax = { "host stub from a syntax-only edge", "a syntax-only stub edge",
-				       "host stub from the first arch's device edge", "from the first arch's device edge",
-				       h ? h->syntax_stub : -1, 0.97, 0, 0.03, FALSE };
+		Alternative syntax = { .taken = "host stub from a syntax-only edge",
+				       .taken_short = "a syntax-only stub edge",
+				       .kept = "host stub from the first arch's device edge",
+				       .kept_short = "from the first arch's device edge",
+				       .prev = h ? h->syntax_stub : -1,
+				       .bars = SYNTAX_STUB_BARS };
 		Grouping alt = ch;
 		alt.syntax_stub = TRUE;
 		if (!p->no_syntax_stub)
@@ -680,9 +609,13 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		 * with the cache, which keys the device edge by its preprocess:
 		 * edges.c then adds none). A switch reruns every device
 		 * compile: 10% (CHANGE_FLOOR rules). */
-		Alternative pp = { "device preprocesses as their own edges, beside the front ends",
-				   "as their own edges", "device preprocesses inside the device edges",
-				   "inside the device edges", h ? h->pp_edges : -1, 0.99, 0, 0.1, TRUE };
+		Alternative pp = { .taken = "device preprocesses as their own edges, beside the front ends",
+				   .taken_short = "as their own edges",
+				   .kept = "device preprocesses inside the device edges",
+				   .kept_short = "inside the device edges",
+				   .prev = h ? h->pp_edges : -1,
+				   .bars = PP_EDGES_BARS,
+				   .adds_edges = TRUE };
 		alt = ch;
 		alt.pp_edges = TRUE;
 		if (!p->no_pp_edges)
@@ -697,7 +630,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		 * (10%). Only the kept way's lines stay in `cugen plan`. */
 		const Grouping before = ch;
 		const guint a0 = p->why->len;
-		if (sc_auto && p->cores >= 4)
+		if (sc_auto && p->cores >= TAIL_CORES)
 			try_tail_split(h, c, p, pool_threads, g, info, &ch, &t_dev, &how);
 		const guint a1 = p->why->len;
 		Grouping b = before;
@@ -707,27 +640,26 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 			view_candidate(&kb, &b, steps, h, c, info, p);
 			/* (a graph over 4,000 edges would be simulated without the
 			 * spread of costs that A's was) */
-			if (kb.pg->n > g->n && kb.pg->n <= 4000) {
+			if (kb.pg->n > g->n && kb.pg->n <= PLAN_GROUP_EDGES) {
 				kb.t = evaluate(kb.pg, p, pool_threads, &kb.how);
-				if (sc_auto && p->cores >= 4)
+				if (sc_auto && p->cores >= TAIL_CORES)
 					try_tail_split(h, c, p, pool_threads, kb.pg, info, &b, &kb.t, &kb.how);
 				const guint b1 = p->why->len;
-				Alternative px = { "cicc and ptxas as edges of their own", "as edges of their own",
-						   "cicc and ptxas in one device edge", "in one device edge",
-						   h ? h->ptxas_edges : -1, 0.99, 0, 0.1, TRUE };
+				Alternative px = { .taken = "cicc and ptxas as edges of their own",
+						   .taken_short = "as edges of their own",
+						   .kept = "cicc and ptxas in one device edge",
+						   .kept_short = "in one device edge",
+						   .prev = h ? h->ptxas_edges : -1,
+						   .bars = PTXAS_EDGES_BARS,
+						   .adds_edges = TRUE };
 				GHashTable *a_split = ch.split_edges;
 				if (p->dev_measured == 0) {
-					/* Guessed costs (no device compile measured): the
-					 * simulations of measured workload A and B builds
-					 * (bench/RESULTS.md) ran faster with ptxas edges in
-					 * every case, 3% on average, also where the guessed
-					 * costs said otherwise: a first build does not know
-					 * which TU is heavy, and small edges suffer least
-					 * from that. Taken unless 10% slower. */
+					/* Guessed costs (no device compile measured): a
+					 * first build does not know which TU is heavy,
+					 * and small edges suffer least from that */
 					px.taken = "cicc and ptxas as edges of their own (nothing measured yet: "
 						   "small edges suffer least from wrong guesses)";
-					px.margin = 1.1;
-					px.gain = -G_MAXDOUBLE;
+					px.bars = PTXAS_EDGES_GUESSED_BARS;
 				}
 				weigh(&px, &b, &kb, p, &g, &ch, &t_dev, &how);
 				if (ch.ptxas_edges) { /* B: A's tail split lines and set go */
@@ -746,11 +678,13 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		/* The stamp edges (below) against none, with the rest chosen
 		 * with them. Dropping them reruns only the stamps: 1% (CHANGE_FLOOR rules). */
 		if (ch.host_rank) {
-			Alternative norank = { "host compiles ranked by ninja after the device compiles (no stamp edges)",
-					       "without stamp edges",
-					       "host compiles ranked ahead in ninja's order (two stamp edges after each)",
-					       "with stamp edges", h && h->host_rank >= 0 ? !h->host_rank : -1, 1, 0, 0.01,
-					       FALSE };
+			Alternative norank = {
+				.taken = "host compiles ranked by ninja after the device compiles (no stamp edges)",
+				.taken_short = "without stamp edges",
+				.kept = "host compiles ranked ahead in ninja's order (two stamp edges after each)",
+				.kept_short = "with stamp edges",
+				.prev = h && h->host_rank >= 0 ? !h->host_rank : -1,
+				.bars = NO_RANK_BARS };
 			alt = ch;
 			alt.host_rank = FALSE;
 			try_alternative(&norank, &alt, steps, h, c, info, p, pool_threads, &g, &ch, &t_dev, &how);
@@ -769,17 +703,17 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	if (small) /* the counts of measured edges were the last candidate's */
 		pl_set_costs(g, h, c, info, ch.threads, ch.pp_edges, p);
 	/* g is ordered (its evaluate); the pools again, announced */
-	size_pools(g, p, pool_threads, TRUE);
+	pl_size_pools(g, p, pool_threads, TRUE);
 	p->estimate = t_dev;
 	pl_bottom_levels(g, &cpl, &work);
 	cg_timing("order");
 	p->critical_path = cpl;
 	p->work = work;
-	if (g->n > 20000)
-		why(p, "edge order: longest remaining chain first (critical path %.0f s of %.0f CPU s; %u of %u edges measured)",
+	if (g->n > SIM_EDGES)
+		pl_why(p, "edge order: longest remaining chain first (critical path %.0f s of %.0f CPU s; %u of %u edges measured)",
 		    cpl, work, p->measured, p->edges);
 	else
-		why(p, "edge order: %s (critical path %.0f s of %.0f CPU s; %u of %u edges measured; simulated with %s %s: %.0f s)",
+		pl_why(p, "edge order: %s (critical path %.0f s of %.0f CPU s; %u of %u edges measured; simulated with %s %s: %.0f s)",
 		    how, cpl, work, p->measured, p->edges, *p->ninja_version ? "ninja" : "ninja 1.11's scheduling,",
 		    *p->ninja_version ? p->ninja_version : "no ninja on PATH", p->estimate);
 	pl_write_trace(g, p, c, info, pool_threads);

@@ -6,9 +6,9 @@
  * The files: cost.c (each edge's expected CPU seconds and peak memory,
  * from the last build's measurements or the defaults), simulate.c (the
  * PlanGraph, critical path, edge order, the simulation of ninja running
- * the graph, the trace), plan.c (the choices, pools and their reasons:
- * plan_make) and shardplan.c (per-arch costs, shard balancing, CI time
- * limits).
+ * the graph, the trace), pools.c (the pools' depths), plan.c (the
+ * choices and their reasons: plan_make) and shardplan.c (per-arch
+ * costs, shard balancing, CI time limits).
  */
 #ifndef CUGEN_PLAN_INT_H
 #define CUGEN_PLAN_INT_H
@@ -18,6 +18,12 @@
 #include "plan.h"
 
 #define GiB 1073741824.0
+
+/* Graphs up to SIM_EDGES edges are simulated, edge by edge, as ninja
+ * would run them (a simulation of 20,000 edges takes a setup a few ms);
+ * larger ones are ordered longest remaining chain first, their time the
+ * work over the cores or the critical path, and get no trace. */
+#define SIM_EDGES 20000
 
 /* What the planner knows of one edge: its estimates, its annotation and
  * the simulation's scratch. The graph's edges carry none of it. */
@@ -65,6 +71,14 @@ typedef struct {
 	double level;
 	gboolean last;        /* phony and regen edges go after the others */
 } Ranked;
+
+/* plan.c: one line for `cugen plan` */
+void pl_why(Plan *p, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+/* pools.c: the pools' depths (p->device, host, link, shared) and the
+ * rules' pools; with announce, the pools go into the graph and the
+ * reasons into the plan */
+void pl_size_pools(PlanGraph *pg, Plan *p, int dev_threads, gboolean announce);
 
 /* cost.c */
 gboolean pl_ptxas_only(const Edge *e);
