@@ -1,18 +1,23 @@
-/* edges.c -- the project model as build edges; see edges.h and
- * edges_int.h (which of the four files owns what).
+/* edges.c -- the driver of the graph's making: edges_build runs each
+ * target's TUs (tuedges.c) and outputs (link.c) in dependency order, then
+ * the data copies, the phony targets (each target, arch-sm_XX, all) and
+ * the regeneration edge; it names every TU's files; see edges.h and
+ * edges_int.h (which of the files owns what).
  *
- * File naming: every TU's outputs share a prefix O = obj/TARGET/SRC, where
- * SRC is the source's project-relative path with characters outside
- * [A-Za-z0-9._+-/] replaced (so O needs no quoting anywhere):
- *   O.cudafe1.cpp O.module_id        fe
- *   O.sm_80.cubin O.compute_90.ptx   dev, one edge per arch
- *   O.80.stub.c                      the host stub each dev edge's cicc writes
- *   O.cudafe1.stub.c                 stub: one arch's stub, written only when
- *                                    it changes (restat), so the arch it
- *                                    comes from may change freely
- *   O.host.o O.fatbin.c              host (against a placeholder fatbin)
- *   O.fatbin O.o                     fatbin: fatbinary, then objcopy puts it
- *                                    into the host object (the final object)
+ * File naming: every TU's object is O.o, O = obj/TARGET/SRC, where SRC is
+ * the source's project-relative path with characters outside
+ * [A-Za-z0-9._+-/] replaced (so O needs no quoting anywhere), and its
+ * intermediate files are in the directory D = O.p (tuedges.c):
+ *   D/fe.cpp (D/id)                  fe
+ *   D/sm_80.cubin D/compute_90.ptx   dev, one edge per arch (with ptxas
+ *                                    edges, cicc writes D/compute_80.ptx)
+ *   D/80.ii                          dev-pp (the planner's pp edges)
+ *   D/stub.c                         stub: one arch's stub, written only
+ *                                    when it changes (restat), so the arch
+ *                                    it comes from may change freely
+ *   D/host.o (D/host.rank1, rank2)   host (against a placeholder fatbin)
+ *   O.o                              fatbin: fatbinary, then objcopy puts
+ *                                    it into the host object
  * Header tracking: the fe edge records the host view's headers (deps =
  * gcc); each dev edge records only the headers its device view adds
  * (`cugen depdiff`), since it already reruns whenever fe reruns. This
@@ -20,13 +25,11 @@
  */
 #include "edges_int.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cache.h"
 #include "shard.h"
-#include "template.h"
 #include "util.h"
 
 static TState *tstate_new(const RTarget *rt)
@@ -70,152 +73,6 @@ static void tstate_free(gpointer p)
 	g_free(s);
 }
 
-char *ed_rel(Ctx *x, const char *abs)
-{
-	return resolve_rel(x->r, abs);
-}
-
-GPtrArray *ed_nvcc_head(Ctx *x, const char *mode)
-{
-	return resolve_nvcc_head(x->r, mode);
-}
-
-/* ---- rendering templates into rule commands ---- */
-
-static void append_literal(GString *out, const char *s, gsize n)
-{
-	if (!n)
-		return;
-	char *piece = g_strndup(s, n);
-	char *q = cg_ninja_sh_quote(piece);
-	g_string_append(out, q);
-	g_free(q);
-	g_free(piece);
-}
-
-/* The placeholder at p (a mark, a known name, a mark), or NULL: a mark
- * that is not one (a path may hold the byte) is a literal byte. */
-static const char *placeholder(const char *p, gsize *len)
-{
-	static const char *const names[] = { "O", "F", "C", "IN", "OUT", "STUB", "REG", "IDENT" };
-	for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
-		gsize n = strlen(names[i]);
-		if (strncmp(p + 1, names[i], n) == 0 && p[1 + n] == PH) {
-			*len = n + 2;
-			return names[i];
-		}
-	}
-	return NULL;
-}
-
-/* One argument of a template (pipeline.h): placeholders become ninja
- * variables, the rest is quoted. */
-static void render_template_arg(GString *out, const char *arg)
-{
-	if (out->len && out->str[out->len - 1] != ' ')
-		g_string_append_c(out, ' ');
-	const char *p = arg, *lit = arg;
-	/* literal text is quoted in runs, up to each placeholder */
-	while ((p = strchr(p, PH))) {
-		gsize len = 0;
-		const char *name = placeholder(p, &len);
-		if (!name) {
-			p++;
-			continue;
-		}
-		append_literal(out, lit, p - lit);
-		if (strcmp(name, "IN") == 0)
-			g_string_append(out, "${in}");
-		else if (strcmp(name, "OUT") == 0)
-			g_string_append(out, "${out}");
-		else
-			g_string_append_printf(out, "${%s}", name);
-		p += len;
-		lit = p;
-	}
-	append_literal(out, lit, strlen(lit));
-}
-
-/* One literal argument (a tool, a flag, a path: never a placeholder, even
- * where it holds the mark byte). */
-void ed_render_arg(GString *out, const char *arg)
-{
-	if (out->len && out->str[out->len - 1] != ' ')
-		g_string_append_c(out, ' ');
-	append_literal(out, arg, strlen(arg));
-}
-
-void ed_render(GString *out, GPtrArray *argv)
-{
-	for (guint i = 0; i < argv->len; i++)
-		render_template_arg(out, g_ptr_array_index(argv, i));
-}
-
-void ed_render_words(GString *out, const char *words)
-{
-	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
-	cg_split_words(words, w, NULL);
-	for (guint i = 0; i < w->len; i++)
-		ed_render_arg(out, g_ptr_array_index(w, i));
-	g_ptr_array_free(w, TRUE);
-}
-
-/* ---- outputs written whole ----
- * The tools write their outputs in place (O_TRUNC on the final name):
- * killed mid-write, they leave a partial file under the output's name. ninja
- * trusts it when its log still has the output's entry (the output was
- * deleted by hand or by `ninja -t clean` and this was its rebuild), make
- * whenever it is newer than its prerequisites. So every edge has its tools
- * write each declared output (explicit and implicit) under NAME.tmp and, as
- * its last step, renames them into place: a name ninja or make sees holds a
- * whole output or nothing. Names the tools embed in their outputs stay the
- * real ones (the host stub's line markers, ar's member names). */
-
-void ed_frag(Ctx *x, GString *c, const char *name, ...)
-{
-	GPtrArray *vars = g_ptr_array_new();
-	const char *fixed[] = { "LOG", EDGE_LOG, "TMP", TMP, "CUGEN", x ? ed_cugen_q(x) : NULL };
-	for (gsize i = 0; i < G_N_ELEMENTS(fixed) && fixed[i + 1]; i += 2) {
-		g_ptr_array_add(vars, (gpointer)fixed[i]);
-		g_ptr_array_add(vars, (gpointer)fixed[i + 1]);
-	}
-	va_list ap;
-	va_start(ap, name);
-	for (const char *k; (k = va_arg(ap, const char *));) {
-		g_ptr_array_add(vars, (gpointer)k);
-		g_ptr_array_add(vars, va_arg(ap, char *));
-	}
-	va_end(ap);
-	g_ptr_array_add(vars, NULL);
-	char *t = template_fragment("rule-text.in", name, (const char *const *)vars->pdata);
-	g_string_append(c, t);
-	g_free(t);
-	g_ptr_array_free(vars, TRUE);
-}
-
-void ed_publish(GString *c, const char *path)
-{
-	ed_frag(NULL, c, "publish", "PATH", path, NULL);
-}
-
-/* Prefix a step with `cugen exec`, which logs its peak memory and CPU
- * time to BUILDDIR/.cugen/edges.log for the planner. */
-
-/* This program, quoted for the shell (rules call it). */
-const char *ed_cugen_q(Ctx *x)
-{
-	if (!x->cugen_q)
-		x->cugen_q = cg_sh_quote(x->in->cugen);
-	return x->cugen_q;
-}
-
-void ed_measured(Ctx *x, GString *c)
-{
-	if (c->len && c->str[c->len - 1] != ' ')
-		g_string_append_c(c, ' ');
-	ed_frag(x, c, "measured", NULL);
-}
-
 /* ---- names ---- */
 
 static char *obj_prefix(Ctx *x, Target *t, Source *s)
@@ -248,17 +105,6 @@ static char *obj_prefix(Ctx *x, Target *t, Source *s)
 	g_free(base);
 	g_hash_table_add(x->objnames, g_strdup(name));
 	return name;
-}
-
-/* The list of arch's device outputs (x->arch_outs), made on first use. */
-GPtrArray *ed_arch_outs(Ctx *x, const char *arch)
-{
-	GPtrArray *v = g_hash_table_lookup(x->arch_outs, arch);
-	if (!v) {
-		v = g_ptr_array_new();
-		g_hash_table_insert(x->arch_outs, g_strdup(arch), v);
-	}
-	return v;
 }
 
 static GPtrArray *data_copies(Ctx *x, Target *t)

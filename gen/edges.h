@@ -4,7 +4,7 @@
  * arch, fatbin, host, embed), the split = tu fallback (one nvcc -c per TU),
  * host C/C++ compiles, archives, links, phony targets (each target,
  * arch-sm_XX, all), compile_commands.json entries and file naming under
- * BUILDDIR/obj. Made by edges.c, recipe.c, tuedges.c and link.c
+ * BUILDDIR/obj. Made by edges.c, ruletext.c, recipe.c, tuedges.c and link.c
  * (edges_int.h says which owns what).
  */
 #ifndef CUGEN_EDGES_H

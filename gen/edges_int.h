@@ -3,12 +3,13 @@
  *
  * Owns: the context of one graph being made (Ctx), the per-target state
  * of that graph (TState: resolve.c's findings, borrowed, then what the
- * graph makes) and per arch (TArch), and the helpers the four files
- * share. The files: edges.c (the driver, names, rendering argv into rule
- * commands, data copies, phony targets, regeneration), recipe.c (the
- * rules of the per-arch CUDA recipe), tuedges.c (each TU's edges: CUDA
- * split = arch and split = tu, host C/C++) and link.c (archives, device
- * links, links).
+ * graph makes) and per arch (TArch), and the helpers the files share.
+ * The files: edges.c (the driver, names, data copies, phony targets,
+ * regeneration), ruletext.c (rendering argv into rule commands, the
+ * fragments of templates/rule-text.in, paths), recipe.c (the rules of
+ * the per-arch CUDA recipe), tuedges.c (each TU's edges: CUDA split =
+ * arch and split = tu, host C/C++) and link.c (archives, device links,
+ * links). None calls back into edges.c.
  */
 #ifndef CUGEN_EDGES_INT_H
 #define CUGEN_EDGES_INT_H
@@ -18,7 +19,7 @@
 #include "resolve.h"
 
 /* Every edge's tools write each declared output under NAME.tmp and
- * rename it into place last (edges.c: "outputs written whole"). */
+ * rename it into place last (ruletext.c: "outputs written whole"). */
 #define TMP ".tmp"
 /* `cugen exec` logs each step's peak memory and CPU time here. */
 #define EDGE_LOG ".cugen/edges.log"
@@ -85,7 +86,7 @@ typedef struct {
 	GHashTable *data_outs;  /* data copies made (project-relative paths) */
 } Ctx;
 
-/* edges.c */
+/* ruletext.c */
 char *ed_rel(Ctx *x, const char *abs);
 GPtrArray *ed_nvcc_head(Ctx *x, const char *mode);
 void ed_render_arg(GString *out, const char *arg);
@@ -99,7 +100,6 @@ void ed_frag(Ctx *x, GString *c, const char *name, ...) G_GNUC_NULL_TERMINATED;
 void ed_publish(GString *c, const char *path);
 const char *ed_cugen_q(Ctx *x);
 void ed_measured(Ctx *x, GString *c);
-GPtrArray *ed_arch_outs(Ctx *x, const char *arch);
 
 /* recipe.c */
 Rule *ed_make_cu_fe_rule(Ctx *x, TState *s);

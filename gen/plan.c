@@ -10,14 +10,6 @@
 #include "spawn.h"
 #include "util.h"
 
-void pl_why(Plan *p, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	g_ptr_array_add(p->why, g_strdup_vprintf(fmt, ap));
-	va_end(ap);
-}
-
 /* ---- the planner's knobs, each with where it came from ---- */
 
 /* (SIM_EDGES, plan_int.h: the largest graph simulated) */

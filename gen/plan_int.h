@@ -13,6 +13,7 @@
 #ifndef CUGEN_PLAN_INT_H
 #define CUGEN_PLAN_INT_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "plan.h"
@@ -72,8 +73,15 @@ typedef struct {
 	gboolean last;        /* phony and regen edges go after the others */
 } Ranked;
 
-/* plan.c: one line for `cugen plan` */
-void pl_why(Plan *p, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* One line for `cugen plan`. */
+static inline void pl_why(Plan *p, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static inline void pl_why(Plan *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	g_ptr_array_add(p->why, g_strdup_vprintf(fmt, ap));
+	va_end(ap);
+}
 
 /* pools.c: the pools' depths (p->device, host, link, shared) and the
  * rules' pools; with announce, the pools go into the graph and the

@@ -1,12 +1,12 @@
 /* report.h -- `cugen report`: where the time of the latest build went.
  *
- * The model (report.c): the command line, the run reported, one edge per
- * build statement that ran with its kind (kinds.h's table) and arch, job
- * slots, the critical path (the longest chain of dependent edges as they
- * ran) and the groups per kind, arch and TU. The outputs (reportfmt.c):
- * DIR/trace.json (Chrome trace / Perfetto), DIR/report.html (from
- * templates/report.html.in) and the text summary on stdout. Reading
- * .ninja_log and build.ninja is ninjalog.c's.
+ * The model (report.c): one edge per build statement that ran with its
+ * kind (kinds.h's table) and arch, job slots, the critical path (the
+ * longest chain of dependent edges as they ran) and the groups per kind,
+ * arch and TU. The outputs (reportfmt.c): DIR/trace.json (Chrome trace /
+ * Perfetto), DIR/report.html (from templates/report.html.in) and the text
+ * summary on stdout. The command (reportcmd.c): the command line and the
+ * run reported. Reading .ninja_log and build.ninja is ninjalog.c's.
  */
 #ifndef CUGEN_REPORT_H
 #define CUGEN_REPORT_H

@@ -136,6 +136,17 @@ static Rule *cu_host_rule(Ctx *x, TState *s) { return CACHED(s, "host", ed_make_
 static Rule *cu_syntax_stub_rule(Ctx *x, TState *s) { return CACHED(s, "syntax", ed_make_cu_syntax_stub_rule(x, s)); }
 
 
+/* The list of arch's device outputs (x->arch_outs), made on first use. */
+static GPtrArray *arch_outs(Ctx *x, const char *arch)
+{
+	GPtrArray *v = g_hash_table_lookup(x->arch_outs, arch);
+	if (!v) {
+		v = g_ptr_array_new();
+		g_hash_table_insert(x->arch_outs, g_strdup(arch), v);
+	}
+	return v;
+}
+
 static TArch *tu_archs(Ctx *x, TState *s)
 {
 	if (!s->archs) {
@@ -149,7 +160,7 @@ static TArch *tu_archs(Ctx *x, TState *s)
 			ta->name = graph_intern(x->g, an);
 			g_free(an);
 			ta->pa = pipeline_arch(s->pipe, ta->id);
-			ta->outs = ed_arch_outs(x, ta->name);
+			ta->outs = arch_outs(x, ta->name);
 		}
 	}
 	return s->archs;
