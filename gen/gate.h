@@ -18,6 +18,9 @@
 #include "config.h"
 #include "graph.h"
 
+/* The gate's stamp and depfile (gate.c's edge, run/gaterun.c writes them). */
+#define GATE_STAMP ".cugen/gate.stamp"
+#define GATE_DEPFILE ".cugen/gate.d"
 #define GATE_FULL ".cugen/full.ninja"
 #define GATE_FULL_DIR ".cugen/full"
 /* gate = auto turns the gate on from this many edges */

@@ -22,6 +22,9 @@ typedef struct {
  * "@BUILD@/rest" below the build directory, "@SRC@/rest" below the
  * project, else the path itself (absolute when it was relative). */
 char *reloc_path(const char *path, const Places *p);
+/* What follows dir in path ("" for dir itself), or NULL when path is not
+ * below it; both absolute and normalised. */
+const char *reloc_below(const char *path, const char *dir);
 /* The other way: a name reloc_path gave, as a path here. */
 char *reloc_local(const char *name, const Places *p);
 /* A device rule's command without what depends on the layout: cugen's

@@ -4,8 +4,10 @@
  * from which inputs and with which rule), the shard manifest and images a
  * shard build leaves in BUILDDIR/shard (`cugen manifest`), the hashes that
  * tie an image to its inputs, and `cugen import` (an image of a shard
- * copied into a combine build after its checks). `cugen combine` itself is
- * in combine.c. */
+ * copied into a combine build after its checks). Made by shard.c (the
+ * spec, the manifest's reading and checks) and run/manifest.c (`cugen
+ * manifest` and `cugen import`, which build.ninja runs). `cugen combine`
+ * itself is in combine.c. */
 #ifndef CUGEN_SHARD_H
 #define CUGEN_SHARD_H
 
@@ -45,6 +47,9 @@ char *shard_image_stub(const Edge *e);
  * messages) into m: it must be UTF-8 with no NUL, of this format, and
  * name only paths below the build directory (cg_rel_ok). */
 gboolean shard_manifest_load(GKeyFile *m, const char *text, gsize len, const char *dir, GError **err);
+/* Whether a spec group's own name, its files, stub, deps and id are all
+ * below BUILDDIR (`cugen manifest` checks each group before it copies). */
+gboolean shard_spec_names_ok(GKeyFile *spec, const char *grp);
 /* The manifest format this cugen writes and reads ([shard] format). */
 #define SHARD_FORMAT "2"
 /* sha256 of a file's bytes, cached; NULL if it cannot be read. */

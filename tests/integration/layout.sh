@@ -1,19 +1,27 @@
 #!/bin/sh
 # layout.sh -- the source tree keeps the shape a newcomer can read: no
-# file of gen/ over 800 lines, no circle in which modules include each
-# other (X_int.h belongs to module X), every file of gen/ opens with a
-# comment saying what it owns, and getenv() reads only the variables
-# cugen(1) documents.
+# file of gen/ (or gen/run/, what build.ninja runs) over 800 lines, no two
+# files of the same name there, no circle in which modules include each
+# other (X_int.h belongs to module X), every file opens with a comment
+# saying what it owns, and getenv() reads only the variables cugen(1)
+# documents.
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "no python3"
 python3 - "$SRC" <<'PY' || die "the source layout"
 import os, re, sys
 src = sys.argv[1]
-gen = os.path.join(src, "gen")
-files = sorted(f for f in os.listdir(gen) if f.endswith((".c", ".h")))
+dirs = [os.path.join(src, "gen"), os.path.join(src, "gen", "run")]
+where = {}
 bad = []
+for d in dirs:
+    for f in os.listdir(d):
+        if f.endswith((".c", ".h")):
+            if f in where:
+                bad.append("%s: in gen/ and gen/run/ (one obj/ for both)" % f)
+            where[f] = os.path.join(d, f)
+files = sorted(where)
 for f in files:
-    text = open(os.path.join(gen, f)).read()
+    text = open(where[f]).read()
     n = text.count("\n")
     if f.endswith(".c") and n > 800:
         bad.append("%s: %d lines (800 at most)" % (f, n))
@@ -24,7 +32,7 @@ def mod(name):
     return m[:-4] if m.endswith("_int") else m
 graph = {}
 for f in files:
-    for inc in re.findall(r'#include "([a-z_]+)\.h"', open(os.path.join(gen, f)).read()):
+    for inc in re.findall(r'#include "([a-z_]+)\.h"', open(where[f]).read()):
         if mod(inc + ".h") != mod(f):
             graph.setdefault(mod(f), set()).add(mod(inc + ".h"))
 state = {}
@@ -41,7 +49,7 @@ for v in sorted(graph):
         visit(v, [v])
 man = open(os.path.join(src, "doc", "cugen.1")).read()
 for f in files:
-    for var in re.findall(r'getenv\("([A-Z_]+)"\)', open(os.path.join(gen, f)).read()):
+    for var in re.findall(r'getenv\("([A-Z_]+)"\)', open(where[f]).read()):
         if not re.search(r'\.B[R]? ' + var + r'\b', man) and var + " " not in man and not re.search(r'\b' + var + r'\b', man):
             bad.append("%s: getenv(\"%s\") is not in cugen(1)" % (f, var))
 for b in bad:
