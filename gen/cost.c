@@ -11,11 +11,11 @@
 /* A device view's preprocess (device gcc -E: 0.75 s a call, §8). */
 #define PP_COST 0.8
 
-/* A device edge that runs ptxas alone (edges.c's ptxas edges): it reads
- * the PTX its cicc edge (EK_CICC) wrote. */
+/* A device edge that runs ptxas alone (the planner's ptxas edges): it
+ * reads the PTX its cicc edge (EK_CICC) wrote. */
 gboolean pl_ptxas_only(const Edge *e)
 {
-	return e->kind == EK_DEV && EDGE_LEN(e->ins) && g_str_has_suffix(EDGE_AT(e->ins, 0), ".ptx");
+	return e->kind == EK_DEV && e->tools == TOOL_PTXAS;
 }
 
 /* Defaults before anything was measured: CPU seconds and peak GiB per
@@ -100,30 +100,23 @@ static double median(GArray *v)
 #define BUCKETS (EK_COUNT + 2)
 static int bucket(const Edge *e)
 {
-	return e->kind == EK_STUB && e->rule && !e->rule->copy ? EK_COUNT : pl_ptxas_only(e) ? EK_COUNT + 1 : (int)e->kind;
+	return e->kind == EK_STUB && (e->tools & TOOL_CICC) ? EK_COUNT : pl_ptxas_only(e) ? EK_COUNT + 1 : (int)e->kind;
 }
 
 /* Whether an edge's cost is counted without its device preprocess, which
- * a pp edge runs when there are pp edges: a device compile (its cicc
- * edge, with ptxas edges), and a syntax-only stub (edges.c: it reads the
- * stub arch's pp output then). */
+ * a pp edge runs when there are pp edges: every edge that runs cicc (a
+ * device compile, its cicc edge with ptxas edges, a syntax-only stub,
+ * which reads the stub arch's pp output then). */
 static gboolean without_pre(const Edge *e)
 {
-	return (e->kind == EK_DEV && !pl_ptxas_only(e)) || e->kind == EK_CICC ||
-	       (e->kind == EK_STUB && e->rule && !e->rule->copy);
+	return (e->tools & TOOL_CICC) != 0;
 }
 
-/* The measurement of the TU's file D/PREFIX ID SUFFIX for e's arch. */
-static const EdgeStat *sibling(const History *h, const Edge *e, const char *prefix, const char *suffix)
+/* The last build's measurement of the edge that made path (a name of a
+ * step of e's device compile, DevUnit), or NULL. */
+static const EdgeStat *measured_at(const History *h, const char *path)
 {
-	const char *O = edge_get_var(e, "O");
-	const char *id = e->arch ? strchr(e->arch, '_') : NULL;
-	if (!h || !O || !id)
-		return NULL;
-	char *f = g_strconcat(O, "/", prefix, id + 1, suffix, NULL);
-	const EdgeStat *st = history_get(h, f);
-	g_free(f);
-	return st;
+	return h && path ? history_get_hashed(h, path, graph_str(path)->len, graph_str(path)->hash) : NULL;
 }
 
 /* A device edge's preprocess, measured: in its own log lines, or in its
@@ -132,7 +125,7 @@ static double measured_pre(const History *h, const Edge *e, const EdgeStat *st)
 {
 	if (st && st->cpu_pre > 0)
 		return st->cpu_pre;
-	const EdgeStat *ps = sibling(h, e, "", ".ii");
+	const EdgeStat *ps = e->unit ? measured_at(h, e->unit->ii) : NULL;
 	return ps ? ps->cpu : -1;
 }
 
@@ -145,17 +138,17 @@ static double cicc_part(const EdgeStat *st)
 /* An edge's measured seconds (without its preprocess where without_pre),
  * or -1; *from: the measurement it came from (its memory, its
  * preprocess). cicc and ptxas ran in one device edge (its lines under
- * D/sm_ID.cubin) or, with ptxas edges, apart (cicc's under
- * D/compute_ID.ptx, ptxas's under the cubin): either build's lines stand
- * in for the other's, each edge's own first. */
+ * the cubin, DevUnit) or, with ptxas edges, apart (cicc's under the PTX,
+ * ptxas's under the cubin): either build's lines stand in for the
+ * other's, each edge's own first. */
 static double own_measured(const History *h, const Edge *e, const EdgeStat *st, const EdgeStat **from)
 {
 	*from = st;
-	const gboolean cubin = e->kind == EK_DEV && EDGE_LEN(e->outs) && g_str_has_suffix(EDGE_AT(e->outs, 0), ".cubin");
-	if (!cubin && e->kind != EK_CICC)
+	const gboolean cubin = e->kind == EK_DEV && (e->tools & TOOL_PTXAS); /* it makes the cubin */
+	if ((!cubin && e->kind != EK_CICC) || !e->unit)
 		return st ? (without_pre(e) ? st->cpu - st->cpu_pre : st->cpu) : -1;
-	const EdgeStat *cub = cubin ? st : sibling(h, e, "sm_", ".cubin");
-	const EdgeStat *ptx = cubin ? sibling(h, e, "compute_", ".ptx") : st;
+	const EdgeStat *cub = cubin ? st : measured_at(h, e->unit->cubin);
+	const EdgeStat *ptx = cubin ? measured_at(h, e->unit->ptx) : st;
 	if (pl_ptxas_only(e))
 		return cub && cub->cpu_ptxas > 0 ? cub->cpu_ptxas : -1;
 	const EdgeStat *own = cubin ? cub : ptx, *other = cubin ? ptx : cub;

@@ -196,6 +196,11 @@ Edge *graph_edge(Graph *g, EdgeKind kind, Rule *rule)
 	return e;
 }
 
+DevUnit *graph_dev_unit(Graph *g)
+{
+	return arena_alloc(g, sizeof(DevUnit));
+}
+
 /* A list starts with room for 2 inline; a full one moves to twice the
  * room (the old room stays in the arena, unused). s is interned. */
 static void append(Edge *e, PathList **list, const char *s)

@@ -50,6 +50,29 @@ typedef struct {
 	guint cap;
 } PathList;
 
+/* The nvcc device steps an edge runs, a set: what the planner prices and
+ * groups (cost.c, plan.c) by role, never by a file's name. 0 for every
+ * other edge (front ends, host compiles, fatbins, stub copies, ...). */
+enum {
+	TOOL_PP = 1,     /* the device view's preprocess (gcc -E -D__CUDA_ARCH__) */
+	TOOL_CICC = 2,   /* cicc (or cicc --device-syntax-only: a stub edge) */
+	TOOL_PTXAS = 4,  /* ptxas: the edge makes a SASS image (a cubin) */
+	TOOL_LTO = 8,    /* cicc -lto: an LTO-IR image, never split */
+};
+
+/* What one TU's device compile for one arch is known by, whichever way
+ * its steps are grouped: shared by its device, cicc and pp edges. The
+ * measurements of each step are under these names (history.h), the tail
+ * split knows the compile by its image. Interned paths, in the graph's
+ * arena. */
+typedef struct {
+	const char *image;    /* the whole device edge's first output: D/sm_ID.cubin,
+	                       * D/compute_ID.ptx (PTX only) or D/compute_ID.ltoir */
+	const char *cubin;    /* D/sm_ID.cubin where ptxas makes one, else NULL */
+	const char *ptx;      /* D/compute_ID.ptx: cicc's output when ptxas runs apart */
+	const char *ii;       /* D/ID.ii: the preprocess's output when it runs apart */
+} DevUnit;
+
 /* Path lists are interned strings (graph_intern), created on first use:
  * NULL means empty (EDGE_LEN). Edges and their lists live in the graph's
  * arena: they go with the graph. */
@@ -68,6 +91,8 @@ struct Edge {
 	const char *arch;     /* "sm_80" for device edges, or NULL (interned) */
 	const char *image_in; /* a ptxas-only dev edge's PTX when the fatbin embeds it
 	                       * too: an image of the edge's for the shard manifest */
+	guint tools;          /* the device steps it runs (TOOL_*), or 0 */
+	const DevUnit *unit;  /* the device compile it is part of, or NULL */
 	Graph *graph;
 	guint serial;         /* the order it was made in (graph_edge): 0 .. n-1, an
 	                       * id the planner keeps its estimates by (plan_int.h) */
@@ -133,6 +158,8 @@ Rule *graph_rule_canon(Graph *g, const char *stem, const char *command, const ch
 		       const char *description, const char *depfile, const char *deps,
 		       const char *pool);
 Edge *graph_edge(Graph *g, EdgeKind kind, Rule *rule);
+/* A zeroed DevUnit in g's arena (it goes with the graph). */
+DevUnit *graph_dev_unit(Graph *g);
 void edge_out(Edge *e, const char *path);
 void edge_implicit_out(Edge *e, const char *path);
 void edge_in(Edge *e, const char *path);

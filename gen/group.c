@@ -10,6 +10,7 @@
  * or adds edges in place, so that its edges come in edges_build's order
  * for the same choices:
  *   no pp edges     the pp edges go, and the device edges' inputs of them;
+ *                   the edges that run cicc run the preprocess too;
  *   no ptxas edges  a ptxas-only edge and its cicc edge become one device
  *                   edge (the cicc edge's inputs, the PTX an implicit
  *                   output where the fatbin embeds it), at the first's place;
@@ -83,20 +84,58 @@ static void copy_vars(Graph *v, Edge *e, const Edge *from)
 		edge_var_interned(e, graph_intern(v, EDGE_AT(from->vars, i)), graph_intern(v, EDGE_AT(from->vars, i + 1)));
 }
 
-/* A new edge in v of kind with e's rule, owner, source and arch. */
-static Edge *like(Graph *v, const Edge *e, EdgeKind kind)
+/* What a view carries over from the step graph besides its edges: its
+ * device units, copied into the view once each, and whether the edges
+ * that run cicc run the device preprocess too (no pp edges). */
+typedef struct {
+	Graph *v;
+	GHashTable *units;    /* the step graph's DevUnit -> the view's */
+	guint pre;            /* TOOL_PP without pp edges, else 0 */
+} View;
+
+static const DevUnit *unit_in(View *w, const DevUnit *u)
 {
+	if (!u)
+		return NULL;
+	DevUnit *c = g_hash_table_lookup(w->units, u);
+	if (!c) {
+		c = graph_dev_unit(w->v);
+		c->image = graph_intern(w->v, u->image);
+		c->cubin = u->cubin ? graph_intern(w->v, u->cubin) : NULL;
+		c->ptx = graph_intern(w->v, u->ptx);
+		c->ii = graph_intern(w->v, u->ii);
+		g_hash_table_insert(w->units, (gpointer)u, c);
+	}
+	return c;
+}
+
+/* The steps an edge of the view runs: e's, and the preprocess where it
+ * runs cicc for a device image and has no pp edge before it. */
+static guint tools_in(const View *w, const Edge *e)
+{
+	const gboolean compile = e->kind == EK_DEV || e->kind == EK_CICC;
+	return e->tools | (compile && (e->tools & TOOL_CICC) ? w->pre : 0);
+}
+
+/* A new edge in v of kind with e's rule, owner, source, arch, unit and
+ * steps. */
+static Edge *like(View *w, const Edge *e, EdgeKind kind)
+{
+	Graph *v = w->v;
 	Edge *n = graph_edge(v, kind, e->rule);
 	n->target = e->target;
 	n->source = e->source;
 	n->arch = e->arch ? graph_intern(v, e->arch) : NULL;
+	n->unit = unit_in(w, e->unit);
+	n->tools = tools_in(w, e);
 	return n;
 }
 
-/* e in v, less the inputs in drop. */
-static Edge *copy_edge(Graph *v, const Edge *e, GHashTable *drop)
+/* e in the view, less the inputs in drop. */
+static Edge *copy_edge(View *w, const Edge *e, GHashTable *drop)
 {
-	Edge *n = like(v, e, e->kind);
+	Graph *v = w->v;
+	Edge *n = like(w, e, e->kind);
 	n->image_in = e->image_in ? graph_intern(v, e->image_in) : NULL;
 	copy_list(v, n, L_OUT, e->outs, NULL);
 	copy_list(v, n, L_IMPLICIT_OUT, e->implicit_outs, NULL);
@@ -108,10 +147,12 @@ static Edge *copy_edge(Graph *v, const Edge *e, GHashTable *drop)
 }
 
 /* A ptxas-only edge d and its cicc edge ce as one device edge. */
-static void merge_device(Graph *v, const Edge *d, const Edge *ce, GHashTable *drop)
+static void merge_device(View *w, const Edge *d, const Edge *ce, GHashTable *drop)
 {
-	Edge *n = like(v, d, EK_DEV);
+	Graph *v = w->v;
+	Edge *n = like(w, d, EK_DEV);
 	n->rule = ce->rule;
+	n->tools = tools_in(w, ce) | d->tools;
 	copy_list(v, n, L_OUT, d->outs, NULL);
 	if (d->image_in)
 		edge_implicit_out(n, graph_intern(v, d->image_in));
@@ -135,6 +176,7 @@ static void syntax_stub(Graph *v, const TuStub *t, const Edge *host, Rule **rule
 	Edge *n = graph_edge(v, EK_STUB, *rule);
 	n->target = host->target;
 	n->source = host->source;
+	n->tools = TOOL_CICC | (t->ii ? 0 : TOOL_PP); /* its own preprocess without the pp edge's */
 	edge_out_interned(n, graph_intern(v, t->stub));
 	edge_in_interned(n, graph_intern(v, EDGE_AT(t->fe->ins, 0)));
 	edge_implicit_in_interned(n, graph_intern(v, EDGE_AT(t->fe->outs, 0)));
@@ -146,6 +188,7 @@ static void syntax_stub(Graph *v, const TuStub *t, const Edge *host, Rule **rule
 Graph *group_view(const Graph *steps, const Grouping *ch)
 {
 	Graph *v = graph_new();
+	View w = { v, g_hash_table_new(NULL, NULL), ch->pp_edges ? 0 : TOOL_PP };
 	/* inputs that go with the edges that made them */
 	GHashTable *drop = g_hash_table_new(NULL, NULL);
 	if (!ch->pp_edges)
@@ -161,19 +204,19 @@ Graph *group_view(const Graph *steps, const Grouping *ch)
 		switch (e->kind) {
 		case EK_FE:
 			tu = (TuStub){ e, NULL, NULL };
-			copy_edge(v, e, drop);
+			copy_edge(&w, e, drop);
 			break;
 		case EK_DEVPP:
 		case EK_RANK:
 		case EK_CICC:
 			if (e->kind == EK_DEVPP ? ch->pp_edges : e->kind == EK_RANK ? ch->host_rank : ch->ptxas_edges)
-				copy_edge(v, e, drop);
+				copy_edge(&w, e, drop);
 			break;
 		case EK_DEV:
 			if (!ch->ptxas_edges && (ce = cicc_of(e)))
-				merge_device(v, e, ce, drop);
+				merge_device(&w, e, ce, drop);
 			else
-				copy_edge(v, e, drop);
+				copy_edge(&w, e, drop);
 			break;
 		case EK_STUB:
 			if (ch->syntax_stub && e->rule && e->rule->copy) {
@@ -186,7 +229,7 @@ Graph *group_view(const Graph *steps, const Grouping *ch)
 				/* it copies from the device edge that its cicc edge
 				 * became: that edge's first output, the ptxas-only
 				 * edge's (the cicc edge's one user of that kind) */
-				Edge *m = like(v, e, EK_STUB);
+				Edge *m = like(&w, e, EK_STUB);
 				copy_list(v, m, L_OUT, e->outs, NULL);
 				for (guint k = i; k-- > 0;) {
 					const Edge *d = g_ptr_array_index(steps->edges, k);
@@ -197,20 +240,21 @@ Graph *group_view(const Graph *steps, const Grouping *ch)
 				}
 				copy_vars(v, m, e);
 			} else {
-				copy_edge(v, e, drop);
+				copy_edge(&w, e, drop);
 			}
 			break;
 		case EK_HOST:
 			if (tu.stub)
 				syntax_stub(v, &tu, e, &syntax);
 			tu.stub = NULL;
-			copy_edge(v, e, drop);
+			copy_edge(&w, e, drop);
 			break;
 		default:
-			copy_edge(v, e, drop);
+			copy_edge(&w, e, drop);
 		}
 	}
 	g_hash_table_unref(drop);
+	g_hash_table_unref(w.units);
 	GError *err = NULL;
 	if (!graph_check_outputs(v, &err))
 		g_error("internal error: a view of the step graph: %s", err->message);

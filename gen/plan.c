@@ -203,25 +203,20 @@ static void try_alternative(const Alternative *a, const Grouping *alt, const Gra
 }
 
 /* A device compile that a tail split can take (edges.c splits no LTO
- * image): a whole device edge, or with ptxas edges a cicc edge (the long
- * part; its ptxas edge is split with it). */
+ * image): an edge that runs cicc for a device image, a whole device edge
+ * or with ptxas edges a cicc edge (the long part; its ptxas edge is split
+ * with it). */
 static gboolean splittable(const Edge *e)
 {
-	return (e->kind == EK_CICC || (e->kind == EK_DEV && !pl_ptxas_only(e))) && EDGE_LEN(e->outs) &&
-	       !g_str_has_suffix(EDGE_AT(e->outs, 0), ".ltoir");
+	return (e->kind == EK_CICC || e->kind == EK_DEV) && e->unit && (e->tools & TOOL_CICC) &&
+	       !(e->tools & TOOL_LTO);
 }
 
-/* The name a split set knows a splittable edge by: its device edge's
- * first output (a cicc edge's D/compute_ID.ptx is D/sm_ID.cubin's). */
+/* The name a split set knows a device compile by (edges.c's too): its
+ * image, the whole device edge's first output, however it is grouped. */
 static char *split_key(const Edge *e)
 {
-	const char *out = EDGE_AT(e->outs, 0);
-	if (e->kind != EK_CICC)
-		return g_strdup(out);
-	const char *base = strrchr(out, '/');
-	base = base ? base + 1 : out;
-	const char *id = base + strlen("compute_");
-	return g_strdup_printf("%.*ssm_%.*s.cubin", (int)(base - out), out, (int)(strlen(id) - strlen(".ptx")), id);
+	return g_strdup(e->unit->image);
 }
 
 /* The first outputs of the k device edges whose chains end last in g's
@@ -264,8 +259,7 @@ static void annotate_split(PlanGraph *pg, GHashTable *set, int sc, const Config 
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
 		pg_node(pg, e)->split = 0;
-		if (!set || c->cache_dir || (e->kind != EK_DEV && e->kind != EK_CICC) || !EDGE_LEN(e->outs) ||
-		    g_str_has_suffix(EDGE_AT(e->outs, 0), ".ltoir"))
+		if (!set || c->cache_dir || (e->kind != EK_DEV && e->kind != EK_CICC) || !e->unit || (e->tools & TOOL_LTO))
 			continue;
 		char *key = split_key(e);
 		if (g_hash_table_contains(set, key))

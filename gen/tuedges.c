@@ -254,6 +254,17 @@ void ed_cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char 
 		d->source = src->rel;
 		d->arch = ta->name;
 		edge_out_interned(d, out);
+		/* what this compile is known by, however it is grouped, and
+		 * the steps each edge runs: the preprocess runs in the edge
+		 * that runs cicc unless it is an edge of its own */
+		DevUnit *u = graph_dev_unit(g);
+		u->image = out;
+		u->cubin = !pa->lto && a->sass ? out : NULL;
+		u->ptx = tu_path(x, buf, D, "compute_", id, ".ptx");
+		u->ii = tu_path(x, buf, D, id, ".ii", NULL);
+		const guint pre = x->opt->pp_edges && !x->cache ? 0 : TOOL_PP;
+		d->unit = u;
+		d->tools = px ? TOOL_PTXAS : pre | TOOL_CICC | (pa->lto ? TOOL_LTO : a->sass ? TOOL_PTXAS : 0);
 		edge_in_interned(fb, out);
 		g_ptr_array_add(ta->outs, (gpointer)out);
 		Edge *ce = d; /* the edge that runs cicc */
@@ -265,6 +276,8 @@ void ed_cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char 
 			ce->target = s->t->name;
 			ce->source = src->rel;
 			ce->arch = ta->name;
+			ce->unit = u;
+			ce->tools = pre | TOOL_CICC;
 			edge_out_interned(ce, ptx);
 			edge_in_interned(d, ptx);
 			if (a->ptx)
@@ -298,6 +311,8 @@ void ed_cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char 
 			pe->target = s->t->name;
 			pe->source = src->rel;
 			pe->arch = d->arch;
+			pe->unit = u;
+			pe->tools = TOOL_PP;
 			const char *ii = tu_path(x, buf, D, id, ".ii", NULL);
 			edge_out_interned(pe, ii);
 			edge_in_interned(pe, iin);
@@ -316,6 +331,7 @@ void ed_cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char 
 		Edge *se = graph_edge(g, EK_STUB, cu_syntax_stub_rule(x, s));
 		se->target = s->t->name;
 		se->source = src->rel;
+		se->tools = TOOL_CICC | (ed_stub_from_pp(x) ? 0 : TOOL_PP);
 		edge_out_interned(se, stub);
 		edge_in_interned(se, iin);
 		edge_implicit_in_interned(se, fe_out);

@@ -209,7 +209,14 @@ static void test_steps_whole(void)
 	g_assert_cmpstr(dev->source, ==, "k.cu");
 	g_assert_cmpstr(dev->target, ==, "t");
 	g_assert_cmpstr(EDGE_AT(dev->outs, 0), ==, D "/sm_80.cubin");
+	/* its steps by role, and the names each step's work is known by */
+	g_assert_cmpuint(dev->tools, ==, TOOL_PP | TOOL_CICC | TOOL_PTXAS);
+	g_assert_cmpstr(dev->unit->image, ==, D "/sm_80.cubin");
+	g_assert_cmpstr(dev->unit->cubin, ==, D "/sm_80.cubin");
+	g_assert_cmpstr(dev->unit->ptx, ==, D "/compute_80.ptx");
+	g_assert_cmpstr(dev->unit->ii, ==, D "/80.ii");
 	Edge *fe = made_by(dev, D "/fe.cpp");
+	g_assert_cmpuint(fe->tools, ==, 0);
 	g_assert_true(fe->kind == EK_FE);
 	char *cmd = edge_command(dev);
 	g_assert_nonnull(strstr(cmd, "-D__CUDA_ARCH__=800"));
@@ -227,6 +234,7 @@ static void test_steps_whole(void)
 	/* the host compile reads the stub the device edge's cicc wrote, copied */
 	Edge *host = edge_of(g, EK_HOST), *stub = edge_of(g, EK_STUB);
 	g_assert_true(stub->rule->copy);
+	g_assert_cmpuint(stub->tools, ==, 0);
 	g_assert_true(reads(host, EDGE_AT(stub->outs, 0)));
 	g_assert_true(made_by(fb, EDGE_AT(host->outs, 0)) == host);
 	Edge *link = edge_of(g, EK_LINK);
@@ -257,6 +265,12 @@ static void test_steps_grouped(void)
 	g_assert_true(made_by(ptxas, D "/compute_80.ptx") == cicc);
 	g_assert_true(made_by(cicc, D "/80.ii") == pp);
 	g_assert_cmpstr(cicc->arch, ==, "sm_80");
+	/* one step each, one device compile */
+	g_assert_cmpuint(ptxas->tools, ==, TOOL_PTXAS);
+	g_assert_cmpuint(cicc->tools, ==, TOOL_CICC);
+	g_assert_cmpuint(pp->tools, ==, TOOL_PP);
+	g_assert_true(ptxas->unit == cicc->unit && cicc->unit == pp->unit);
+	g_assert_cmpstr(cicc->unit->image, ==, D "/sm_80.cubin");
 	char *cmd = edge_command(ptxas);
 	g_assert_nonnull(strstr(cmd, "ptxas -arch=sm_80"));
 	g_assert_null(strstr(cmd, "/cicc"));
@@ -267,6 +281,7 @@ static void test_steps_grouped(void)
 	g_free(cmd);
 	Edge *stub = edge_of(g, EK_STUB);
 	g_assert_false(stub->rule->copy);
+	g_assert_cmpuint(stub->tools, ==, TOOL_CICC); /* it reads the pp edge's view */
 	cmd = edge_command(stub);
 	g_assert_nonnull(strstr(cmd, "--device-syntax-only"));
 	g_free(cmd);
@@ -320,6 +335,15 @@ static void same_edges(Graph *v, Graph *b)
 		g_assert_true(same_str(x->target, y->target));
 		g_assert_true(same_str(x->arch, y->arch));
 		g_assert_true(same_str(x->image_in, y->image_in));
+		if (x->tools != y->tools)
+			g_error("edge %u (%s): steps %#x in the view, %#x built", i, EDGE_AT(x->outs, 0), x->tools, y->tools);
+		g_assert_true(!x->unit == !y->unit);
+		if (x->unit) {
+			g_assert_true(same_str(x->unit->image, y->unit->image));
+			g_assert_true(same_str(x->unit->cubin, y->unit->cubin));
+			g_assert_true(same_str(x->unit->ptx, y->unit->ptx));
+			g_assert_true(same_str(x->unit->ii, y->unit->ii));
+		}
 		g_assert_true(!x->rule == !y->rule);
 		if (x->rule) {
 			g_assert_true(same_str(x->rule->pool_kind, y->rule->pool_kind));
