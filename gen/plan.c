@@ -138,6 +138,22 @@ typedef struct {
 	gboolean adds_edges;
 } Alternative;
 
+/* What the weighing of groupings shares: its inputs, the step graph,
+ * and the grouping chosen so far with its graph as the planner sees it,
+ * its expected wall time and the edge order that gives it. */
+typedef struct {
+	const Config *c;
+	const History *h;
+	const GraphInfo *info;
+	Plan *p;
+	const Graph *steps;   /* the step graph: each grouping is a view of it */
+	int threads;          /* the cores one device job keeps busy (pools) */
+	PlanGraph *g;         /* the grouping chosen so far: its view */
+	Grouping ch;
+	double t;
+	const char *how;
+} Weigh;
+
 static void annotate_split(PlanGraph *pg, GHashTable *set, int sc, const Config *c);
 
 /* The view of the step graph for a set of choices (group.c), with their
@@ -148,14 +164,13 @@ typedef struct {
 	const char *how;
 } Candidate;
 
-static void view_candidate(Candidate *k, const Grouping *alt, const Graph *steps, const History *h,
-			   const Config *c, const GraphInfo *info, Plan *p)
+static void view_candidate(const Weigh *w, Candidate *k, const Grouping *alt)
 {
 	memset(k, 0, sizeof *k);
-	k->pg = pg_new(group_view(steps, alt), TRUE);
+	k->pg = pg_new(group_view(w->steps, alt), TRUE);
 	if (alt->split_edges && alt->tail_split > 1)
-		annotate_split(k->pg, alt->split_edges, alt->tail_split, c);
-	pl_set_costs(k->pg, h, c, info, alt->threads, alt->pp_edges, p);
+		annotate_split(k->pg, alt->split_edges, alt->tail_split, w->c);
+	pl_set_costs(k->pg, w->h, w->c, w->info, alt->threads, alt->pp_edges, w->p);
 }
 
 /* Whether to take alternative a (expected t_alt against t_cur), with
@@ -173,33 +188,29 @@ static gboolean decide(const Alternative *a, double t_alt, double t_cur, Plan *p
 	return FALSE;
 }
 
-/* Keeps whichever of the evaluated candidate k (choices alt) and *g
- * decide() picks: *g, *ch, *t and *how then describe the kept one; k is
- * used up. */
-static void weigh(const Alternative *a, const Grouping *alt, Candidate *k, Plan *p, PlanGraph **g,
-		  Grouping *ch, double *t, const char **how)
+/* Keeps whichever of the evaluated candidate k (choices alt) and the
+ * grouping chosen so far decide() picks; k is used up. */
+static void weigh(Weigh *w, const Alternative *a, const Grouping *alt, Candidate *k)
 {
-	if (decide(a, k->t, *t, p)) {
-		pg_free(*g);
-		*g = k->pg;
-		*ch = *alt;
-		*t = k->t;
-		*how = k->how;
+	if (decide(a, k->t, w->t, w->p)) {
+		pg_free(w->g);
+		w->g = k->pg;
+		w->ch = *alt;
+		w->t = k->t;
+		w->how = k->how;
 	} else {
 		pg_free(k->pg);
 	}
 }
 
 /* The step graph's view for the alternative choices (alt), simulated;
- * keeps whichever of it and *g prefer() picks (weigh). */
-static void try_alternative(const Alternative *a, const Grouping *alt, const Graph *steps, const History *h,
-			    const Config *c, const GraphInfo *info, Plan *p, int threads, PlanGraph **g, Grouping *ch,
-			    double *t, const char **how)
+ * keeps whichever of it and the grouping so far prefer() picks. */
+static void try_alternative(Weigh *w, const Alternative *a, const Grouping *alt)
 {
 	Candidate k;
-	view_candidate(&k, alt, steps, h, c, info, p);
-	k.t = !a->adds_edges || k.pg->n > (*g)->n ? evaluate(k.pg, p, threads, &k.how) : *t;
-	weigh(a, alt, &k, p, g, ch, t, how);
+	view_candidate(w, &k, alt);
+	k.t = !a->adds_edges || k.pg->n > w->g->n ? evaluate(k.pg, w->p, w->threads, &k.how) : w->t;
+	weigh(w, a, alt, &k);
 }
 
 /* A device compile that a tail split can take (edges.c splits no LTO
@@ -292,9 +303,12 @@ static void built_order(Graph *g)
  * 10%: a change reruns the edges it moves). Each set is an annotation
  * of *g's edges (annotate_split), simulated from *g's built order; the
  * one taken stays annotated, with the order its simulation chose. */
-static void try_tail_split(const History *h, const Config *c, Plan *p, int threads, PlanGraph *pg,
-			   const GraphInfo *info, Grouping *ch, double *t, const char **how)
+static void try_tail_split(const Weigh *w, PlanGraph *pg, Grouping *ch, double *t, const char **how)
 {
+	const Config *c = w->c;
+	const History *h = w->h;
+	Plan *p = w->p;
+	const int threads = w->threads;
 	Graph *g = pg->g;
 	const int sc = TAIL_SC(p->cores);
 	guint ndev = 0;
@@ -347,7 +361,7 @@ static void try_tail_split(const History *h, const Config *c, Plan *p, int threa
 	 * another saves 2 s), against none; the counts of measured edges
 	 * that the simulation's spread depends on are g's (p has those of
 	 * the last graph costed, maybe one not kept) */
-	pl_set_costs(pg, h, c, info, ch->threads, ch->pp_edges, p);
+	pl_set_costs(pg, h, c, w->info, ch->threads, ch->pp_edges, p);
 	const guint n = g->edges->len;
 	gpointer *order = g_memdup2(g->edges->pdata, n * sizeof(gpointer));
 	gpointer *best_order = g_new(gpointer, n);
@@ -462,11 +476,9 @@ int plan_profile_split_compile(const Config *c)
 	return split_compile_auto(c) || c->reproducible ? 0 : MAX(c->profile->split_compile, 0);
 }
 
-Graph *plan_make(const Config *c, const Machine *m, const History *h,
-		 GraphBuilder build, void *data, GraphInfo *info, Plan *p, GError **err)
+/* The machine planned for: its cores and memory, or the profile's. */
+static void plan_machine(Plan *p, const Profile *pr, const Machine *m)
 {
-	const Profile *pr = c->profile;
-	p->why = g_ptr_array_new_with_free_func(g_free);
 	p->cores = m->cores;
 	p->cores_from = m->cores_from;
 	if (pr->jobs > 0) {
@@ -479,6 +491,129 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		p->memory = pr->memory;
 		p->memory_from = "profile memory";
 	}
+}
+
+/* The graph built for ch, as the planner sees it (it owns it); NULL
+ * (and err) when the build fails. */
+static PlanGraph *built(GraphBuilder build, void *data, const Grouping *ch, GraphInfo *info, GError **err)
+{
+	Graph *g = build(data, ch, info, err);
+	return g ? pg_new(g, TRUE) : NULL;
+}
+
+/* The groupings weighed, each a view of the step graph simulated against
+ * the grouping chosen so far (w): the stub's source, pp edges, the tail
+ * split with and without ptxas edges, and last the rank stamps. */
+static void weigh_groupings(Weigh *w, gboolean sc_auto)
+{
+	Plan *p = w->p;
+	const History *h = w->h;
+	/* The host compile waiting for a whole device compile may set
+	 * the critical path. Try the stub from a syntax-only edge (more
+	 * CPU, shorter chain). */
+	Alternative syntax = { .taken = "host stub from a syntax-only edge",
+			       .taken_short = "a syntax-only stub edge",
+			       .kept = "host stub from the first arch's device edge",
+			       .kept_short = "from the first arch's device edge",
+			       .prev = h ? h->syntax_stub : -1,
+			       .bars = SYNTAX_STUB_BARS };
+	Grouping alt = w->ch;
+	alt.syntax_stub = TRUE;
+	if (!p->no_syntax_stub)
+		try_alternative(w, &syntax, &alt);
+	/* While the front ends run (the device compiles need their
+	 * module ids), cores may idle. Try the device preprocesses as
+	 * their own edges, which need no id (7 more edges per TU; not
+	 * with the cache, which keys the device edge by its preprocess:
+	 * edges.c then adds none). */
+	Alternative pp = { .taken = "device preprocesses as their own edges, beside the front ends",
+			   .taken_short = "as their own edges",
+			   .kept = "device preprocesses inside the device edges",
+			   .kept_short = "inside the device edges",
+			   .prev = h ? h->pp_edges : -1,
+			   .bars = PP_EDGES_BARS,
+			   .adds_edges = TRUE };
+	alt = w->ch;
+	alt.pp_edges = TRUE;
+	if (!p->no_pp_edges)
+		try_alternative(w, &pp, &alt);
+	/* The tail split, and cicc and ptxas as edges of their own (not
+	 * for LTO images, PTX-only archs or with the cache: edges.c then
+	 * adds none): smaller edges pack tighter, at the end of a build
+	 * above all, and an error in the estimates costs less; the same
+	 * commands run, the PTX stays on disk. Each way gets a tail
+	 * split of its own (A: device edges whole, B: ptxas edges), and
+	 * B is weighed against A. Only the kept way's lines stay in
+	 * `cugen plan`. */
+	const Grouping before = w->ch;
+	const guint a0 = p->why->len;
+	if (sc_auto && p->cores >= TAIL_CORES)
+		try_tail_split(w, w->g, &w->ch, &w->t, &w->how);
+	const guint a1 = p->why->len;
+	Grouping b = before;
+	b.ptxas_edges = TRUE;
+	Candidate kb;
+	if (!p->whole_device && p->cores > 1) {
+		view_candidate(w, &kb, &b);
+		/* (a graph over 4,000 edges would be simulated without the
+		 * spread of costs that A's was) */
+		if (kb.pg->n > w->g->n && kb.pg->n <= PLAN_GROUP_EDGES) {
+			kb.t = evaluate(kb.pg, p, w->threads, &kb.how);
+			if (sc_auto && p->cores >= TAIL_CORES)
+				try_tail_split(w, kb.pg, &b, &kb.t, &kb.how);
+			const guint b1 = p->why->len;
+			Alternative px = { .taken = "cicc and ptxas as edges of their own",
+					   .taken_short = "as edges of their own",
+					   .kept = "cicc and ptxas in one device edge",
+					   .kept_short = "in one device edge",
+					   .prev = h ? h->ptxas_edges : -1,
+					   .bars = PTXAS_EDGES_BARS,
+					   .adds_edges = TRUE };
+			GHashTable *a_split = w->ch.split_edges;
+			if (p->dev_measured == 0) {
+				/* Guessed costs (no device compile measured): a
+				 * first build does not know which TU is heavy,
+				 * and small edges suffer least from that */
+				px.taken = "cicc and ptxas as edges of their own (nothing measured yet: "
+					   "small edges suffer least from wrong guesses)";
+				px.bars = PTXAS_EDGES_GUESSED_BARS;
+			}
+			weigh(w, &px, &b, &kb);
+			if (w->ch.ptxas_edges) { /* B: A's tail split lines and set go */
+				g_ptr_array_remove_range(p->why, a0, a1 - a0);
+				if (a_split && a_split != w->ch.split_edges)
+					g_hash_table_destroy(a_split);
+			} else {
+				g_ptr_array_remove_range(p->why, a1, b1 - a1);
+				if (b.split_edges && b.split_edges != w->ch.split_edges)
+					g_hash_table_destroy(b.split_edges);
+			}
+		} else {
+			pg_free(kb.pg);
+		}
+	}
+	/* The stamp edges (plan_make) against none, with the rest chosen
+	 * with them. */
+	if (w->ch.host_rank) {
+		Alternative norank = {
+			.taken = "host compiles ranked by ninja after the device compiles (no stamp edges)",
+			.taken_short = "without stamp edges",
+			.kept = "host compiles ranked ahead in ninja's order (two stamp edges after each)",
+			.kept_short = "with stamp edges",
+			.prev = h && h->host_rank >= 0 ? !h->host_rank : -1,
+			.bars = NO_RANK_BARS };
+		alt = w->ch;
+		alt.host_rank = FALSE;
+		try_alternative(w, &norank, &alt);
+	}
+}
+
+Graph *plan_make(const Config *c, const Machine *m, const History *h,
+		 GraphBuilder build, void *data, GraphInfo *info, Plan *p, GError **err)
+{
+	const Profile *pr = c->profile;
+	p->why = g_ptr_array_new_with_free_func(g_free);
+	plan_machine(p, pr, m);
 	Grouping ch = { 0 };
 	if (pr->threads != PROFILE_AUTO)
 		ch.threads = pr->threads;
@@ -486,16 +621,14 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	ch.split_compile = plan_profile_split_compile(c);
 	/* A graph that may be small enough to weigh its groupings: its steps,
 	 * built once, and the view of them each set of choices stands for */
-	Graph *steps = NULL, *built;
+	Graph *steps = NULL;
 	PlanGraph *g; /* the graph chosen so far, as the planner sees it */
 	if (p->may_group) {
 		const Grouping so = group_step_graph(&ch);
 		if (!(steps = build(data, &so, info, err)))
 			return NULL;
 		g = pg_new(group_view(steps, &ch), TRUE);
-	} else if ((built = build(data, &ch, info, err))) {
-		g = pg_new(built, TRUE);
-	} else {
+	} else if (!(g = built(build, data, &ch, info, err))) {
 		return NULL;
 	}
 	cg_timing("graph");
@@ -520,9 +653,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		if (ch.threads || ch.split_compile) {
 			pg_free(g);
 			graph_info_clear(info);
-			if (!(built = build(data, &ch, info, err)))
+			if (!(g = built(build, data, &ch, info, err)))
 				return NULL;
-			g = pg_new(built, TRUE);
 		}
 	}
 	/* Alternatives for small graphs (a simulated build each decides) */
@@ -531,9 +663,8 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		pg_free(g);
 		graph_free(g_steal_pointer(&steps));
 		graph_info_clear(info);
-		if (!(built = build(data, &ch, info, err)))
+		if (!(g = built(build, data, &ch, info, err)))
 			return NULL;
-		g = pg_new(built, TRUE);
 	}
 	if (ch.split_compile > 1)
 		pl_why(p, "--split-compile %d (profile split_compile); note: it changes the generated code", ch.split_compile);
@@ -542,9 +673,7 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 
 	pl_set_costs(g, h, c, info, ch.threads, ch.pp_edges, p);
 	cg_timing("set_costs");
-	const int pool_threads = MAX(MAX(ch.threads, ch.split_compile), 1);
-	double cpl = 0, work = 0;
-	const char *how = NULL;
+	Weigh w = { c, h, info, p, steps, MAX(MAX(ch.threads, ch.split_compile), 1), g, ch, 0, NULL };
 	if (g->n <= SIM_EDGES && !probe_ninja(p, err)) {
 		pg_free(g);
 		graph_free(steps);
@@ -566,116 +695,18 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	 * and every first build that could take a tail split; first builds
 	 * without one were 3% slower on average. */
 	if (small && p->depth_first && !p->no_rank && p->cores >= TAIL_CORES && (sc_auto || p->dev_measured > 0)) {
-		ch.host_rank = TRUE;
+		w.ch.host_rank = TRUE;
 		p->rank_considered = TRUE;
-		pg_free(g);
-		g = pg_new(group_view(steps, &ch), TRUE);
-		pl_set_costs(g, h, c, info, ch.threads, ch.pp_edges, p);
+		pg_free(w.g);
+		w.g = pg_new(group_view(steps, &w.ch), TRUE);
+		pl_set_costs(w.g, h, c, info, w.ch.threads, w.ch.pp_edges, p);
 	}
-	double t_dev = evaluate(g, p, pool_threads, &how);
+	w.t = evaluate(w.g, p, w.threads, &w.how);
 	cg_timing("costs");
-	if (small) {
-		/* The host compile waiting for a whole device compile may set
-		 * the critical path. Try the stub from a syntax-only edge (more
-		 * CPU, shorter chain). A switch reruns only the stub edges, and
-		 * the host compiles only if a stub changed: 3% would do (CHANGE_FLOOR rules: noise). */
-		Alternative syntax = { .taken = "host stub from a syntax-only edge",
-				       .taken_short = "a syntax-only stub edge",
-				       .kept = "host stub from the first arch's device edge",
-				       .kept_short = "from the first arch's device edge",
-				       .prev = h ? h->syntax_stub : -1,
-				       .bars = SYNTAX_STUB_BARS };
-		Grouping alt = ch;
-		alt.syntax_stub = TRUE;
-		if (!p->no_syntax_stub)
-			try_alternative(&syntax, &alt, steps, h, c, info, p, pool_threads, &g, &ch, &t_dev, &how);
-		/* While the front ends run (the device compiles need their
-		 * module ids), cores may idle. Try the device preprocesses as
-		 * their own edges, which need no id (7 more edges per TU; not
-		 * with the cache, which keys the device edge by its preprocess:
-		 * edges.c then adds none). A switch reruns every device
-		 * compile: 10% (CHANGE_FLOOR rules). */
-		Alternative pp = { .taken = "device preprocesses as their own edges, beside the front ends",
-				   .taken_short = "as their own edges",
-				   .kept = "device preprocesses inside the device edges",
-				   .kept_short = "inside the device edges",
-				   .prev = h ? h->pp_edges : -1,
-				   .bars = PP_EDGES_BARS,
-				   .adds_edges = TRUE };
-		alt = ch;
-		alt.pp_edges = TRUE;
-		if (!p->no_pp_edges)
-			try_alternative(&pp, &alt, steps, h, c, info, p, pool_threads, &g, &ch, &t_dev, &how);
-		/* The tail split, and cicc and ptxas as edges of their own (not
-		 * for LTO images, PTX-only archs or with the cache: edges.c then
-		 * adds none): smaller edges pack tighter, at the end of a build
-		 * above all, and an error in the estimates costs less; the same
-		 * commands run, the PTX stays on disk. Each way gets a tail
-		 * split of its own (A: device edges whole, B: ptxas edges), and
-		 * B is weighed against A: a switch reruns every device compile
-		 * (10%). Only the kept way's lines stay in `cugen plan`. */
-		const Grouping before = ch;
-		const guint a0 = p->why->len;
-		if (sc_auto && p->cores >= TAIL_CORES)
-			try_tail_split(h, c, p, pool_threads, g, info, &ch, &t_dev, &how);
-		const guint a1 = p->why->len;
-		Grouping b = before;
-		b.ptxas_edges = TRUE;
-		Candidate kb;
-		if (!p->whole_device && p->cores > 1) {
-			view_candidate(&kb, &b, steps, h, c, info, p);
-			/* (a graph over 4,000 edges would be simulated without the
-			 * spread of costs that A's was) */
-			if (kb.pg->n > g->n && kb.pg->n <= PLAN_GROUP_EDGES) {
-				kb.t = evaluate(kb.pg, p, pool_threads, &kb.how);
-				if (sc_auto && p->cores >= TAIL_CORES)
-					try_tail_split(h, c, p, pool_threads, kb.pg, info, &b, &kb.t, &kb.how);
-				const guint b1 = p->why->len;
-				Alternative px = { .taken = "cicc and ptxas as edges of their own",
-						   .taken_short = "as edges of their own",
-						   .kept = "cicc and ptxas in one device edge",
-						   .kept_short = "in one device edge",
-						   .prev = h ? h->ptxas_edges : -1,
-						   .bars = PTXAS_EDGES_BARS,
-						   .adds_edges = TRUE };
-				GHashTable *a_split = ch.split_edges;
-				if (p->dev_measured == 0) {
-					/* Guessed costs (no device compile measured): a
-					 * first build does not know which TU is heavy,
-					 * and small edges suffer least from that */
-					px.taken = "cicc and ptxas as edges of their own (nothing measured yet: "
-						   "small edges suffer least from wrong guesses)";
-					px.bars = PTXAS_EDGES_GUESSED_BARS;
-				}
-				weigh(&px, &b, &kb, p, &g, &ch, &t_dev, &how);
-				if (ch.ptxas_edges) { /* B: A's tail split lines and set go */
-					g_ptr_array_remove_range(p->why, a0, a1 - a0);
-					if (a_split && a_split != ch.split_edges)
-						g_hash_table_destroy(a_split);
-				} else {
-					g_ptr_array_remove_range(p->why, a1, b1 - a1);
-					if (b.split_edges && b.split_edges != ch.split_edges)
-						g_hash_table_destroy(b.split_edges);
-				}
-			} else {
-				pg_free(kb.pg);
-			}
-		}
-		/* The stamp edges (below) against none, with the rest chosen
-		 * with them. Dropping them reruns only the stamps: 1% (CHANGE_FLOOR rules). */
-		if (ch.host_rank) {
-			Alternative norank = {
-				.taken = "host compiles ranked by ninja after the device compiles (no stamp edges)",
-				.taken_short = "without stamp edges",
-				.kept = "host compiles ranked ahead in ninja's order (two stamp edges after each)",
-				.kept_short = "with stamp edges",
-				.prev = h && h->host_rank >= 0 ? !h->host_rank : -1,
-				.bars = NO_RANK_BARS };
-			alt = ch;
-			alt.host_rank = FALSE;
-			try_alternative(&norank, &alt, steps, h, c, info, p, pool_threads, &g, &ch, &t_dev, &how);
-		}
-	}
+	if (small)
+		weigh_groupings(&w, sc_auto);
+	g = w.g;
+	ch = w.ch;
 	const gboolean lowered = !steps || lower(&g, info, &ch, build, data, h, c, p, err);
 	graph_free(steps);
 	if (!lowered) {
@@ -689,20 +720,21 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 	if (small) /* the counts of measured edges were the last candidate's */
 		pl_set_costs(g, h, c, info, ch.threads, ch.pp_edges, p);
 	/* g is ordered (its evaluate); the pools again, announced */
-	pl_size_pools(g, p, pool_threads, TRUE);
-	p->estimate = t_dev;
+	pl_size_pools(g, p, w.threads, TRUE);
+	p->estimate = w.t;
+	double cpl = 0, work = 0;
 	pl_bottom_levels(g, &cpl, &work);
 	cg_timing("order");
 	p->critical_path = cpl;
 	p->work = work;
 	if (g->n > SIM_EDGES)
 		pl_why(p, "edge order: longest remaining chain first (critical path %.0f s of %.0f CPU s; %u of %u edges measured)",
-		    cpl, work, p->measured, p->edges);
+		       cpl, work, p->measured, p->edges);
 	else
 		pl_why(p, "edge order: %s (critical path %.0f s of %.0f CPU s; %u of %u edges measured; simulated with %s %s: %.0f s)",
-		    how, cpl, work, p->measured, p->edges, *p->ninja_version ? "ninja" : "ninja 1.11's scheduling,",
-		    *p->ninja_version ? p->ninja_version : "no ninja on PATH", p->estimate);
-	pl_write_trace(g, p, c, info, pool_threads);
+		       w.how, cpl, work, p->measured, p->edges, *p->ninja_version ? "ninja" : "ninja 1.11's scheduling,",
+		       *p->ninja_version ? p->ninja_version : "no ninja on PATH", p->estimate);
+	pl_write_trace(g, p, c, info, w.threads);
 	p->costed = g;
 	return g->g;
 }
