@@ -1,7 +1,7 @@
 /* cost.c -- what each edge is expected to cost: CPU seconds and peak
- * memory (its PlanNode's cost and memory), from the last build's measurements where
- * the edge (or its sibling, for a new split of the same work) was
- * measured, else the defaults below; see plan_int.h. */
+ * memory (its PlanNode's cost and memory), from the last build's
+ * measurements where the edge (or the same step under another grouping)
+ * was measured, else the defaults below; see plan_int.h. */
 #include "plan_int.h"
 
 #include <string.h>
@@ -112,8 +112,9 @@ static gboolean without_pre(const Edge *e)
 	return (e->tools & TOOL_CICC) != 0;
 }
 
-/* The last build's measurement of the edge that made path (a name of a
- * step of e's device compile, DevUnit), or NULL. */
+/* The last build's measurement of the edge that made path (interned: an
+ * edge's first output, or a name of a step of its device compile,
+ * DevUnit), or NULL. */
 static const EdgeStat *measured_at(const History *h, const char *path)
 {
 	return h && path ? history_get_hashed(h, path, graph_str(path)->len, graph_str(path)->hash) : NULL;
@@ -184,7 +185,7 @@ void pl_set_costs(PlanGraph *pg, const History *h, const Config *c, const GraphI
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
 		const char *out = EDGE_LEN(e->outs) ? EDGE_AT(e->outs, 0) : NULL;
-		const EdgeStat *st = out ? history_get_hashed(h, out, graph_str(out)->len, graph_str(out)->hash) : NULL;
+		const EdgeStat *st = measured_at(h, out);
 		/* D/stub.c is a copy or a syntax-only cicc run: the last
 		 * build's may have been the other (a cicc step tells) */
 		if (st && e->kind == EK_STUB && (e->rule->copy ? st->cpu > st->cpu_pre : st->cpu <= st->cpu_pre))

@@ -1,8 +1,9 @@
 /* simulate.c -- the graph as ninja would run it: the planner's graph
- * (PlanGraph, a node per edge), bottom levels and the critical path, the edge order (longest remaining chain first, or
- * jittered for a tighter packing), the simulation with ninja's
- * scheduling and pools, its robust (varied-cost) average, and the trace
- * `cugen plan --trace` writes; see plan_int.h. */
+ * (PlanGraph, a node per edge), bottom levels and the critical path, the
+ * edge order (longest remaining chain first, or jittered for a tighter
+ * packing), the simulation with ninja's scheduling and pools, its robust
+ * (varied-cost) average, and the trace `cugen plan --trace` writes; see
+ * plan_int.h. */
 #include "plan_int.h"
 
 #include <errno.h>

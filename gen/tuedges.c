@@ -268,7 +268,7 @@ void ed_cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char 
 		edge_in_interned(fb, out);
 		g_ptr_array_add(ta->outs, (gpointer)out);
 		Edge *ce = d; /* the edge that runs cicc */
-		const char *ptx = a->sass && (a->ptx || px) ? tu_path(x, buf, D, "compute_", id, ".ptx") : NULL;
+		const char *ptx = a->sass && (a->ptx || px) ? u->ptx : NULL;
 		if (px) {
 			if (!ta->cicc[tail])
 				ta->cicc[tail] = ed_cu_cicc_rule(x, pa, tail ? x->opt->tail_split : 0);
@@ -313,11 +313,10 @@ void ed_cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char 
 			pe->arch = d->arch;
 			pe->unit = u;
 			pe->tools = TOOL_PP;
-			const char *ii = tu_path(x, buf, D, id, ".ii", NULL);
-			edge_out_interned(pe, ii);
+			edge_out_interned(pe, u->ii);
 			edge_in_interned(pe, iin);
 			set_tu_vars(x, pe, &v);
-			edge_implicit_in_interned(ce, ii);
+			edge_implicit_in_interned(ce, u->ii);
 		}
 		edge_implicit_in_interned(ce, fe_out);
 		if (idf)
