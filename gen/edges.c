@@ -205,6 +205,8 @@ gboolean edges_may_group(const Resolved *r, guint limit)
 			if (((Source *)g_ptr_array_index(t->sources, k))->lang == LANG_CUDA) {
 				cuda = TRUE;
 				fewest += 4 + archs; /* front end, fatbin, stub, host */
+			} else {
+				fewest++; /* its compile */
 			}
 	}
 	return cuda && fewest <= limit;

@@ -67,7 +67,9 @@ void graph_info_clear(GraphInfo *info);
 /* Whether r's graph may have at most limit edges with the planner's
  * fewest: its CUDA TUs built per arch (none per TU), each with at least
  * a front end, a fatbin, a stub, a host compile and a device edge per
- * arch. FALSE without CUDA TUs. */
+ * arch, and a compile per C/C++ TU (a lower bound: setup builds the step
+ * graph only where the planner may weigh groupings). FALSE without CUDA
+ * TUs. */
 gboolean edges_may_group(const Resolved *r, guint limit);
 
 #endif
