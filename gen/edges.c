@@ -44,6 +44,7 @@ static TState *tstate_new(const RTarget *rt)
 	s->uses_toolkit = rt->uses_toolkit;
 	s->links_cuda = rt->links_cuda;
 	s->nvcc_args = rt->nvcc_args;
+	s->seeded = rt->seeded;
 	s->includes = rt->includes;
 	s->defines = rt->defines;
 	s->user_libs = rt->user_libs;
@@ -243,6 +244,7 @@ Graph *edges_build(const Resolved *r, const EdgeInputs *in, const Grouping *gr, 
 		TState *s = g_hash_table_lookup(x.state, t);
 		info->targets++;
 		info->split_tu_targets += s->has_cuda && s->tu;
+		info->seeded_ids |= s->has_cuda && s->seeded;
 		if (s->build && s->has_cuda)
 			info->device_archs = MAX(info->device_archs, s->build->archs->len);
 		for (guint k = 0; k < t->sources->len; k++) {

@@ -57,6 +57,8 @@ typedef struct {
 	/* device compiles whose line info (-lineinfo, -G) names files
 	 * project-relative, not as plain nvcc's would (recipe.c) */
 	gboolean relative_names;
+	/* CUDA TUs whose module ids cugen seeds (resolve_seed) */
+	gboolean seeded_ids;
 } GraphInfo;
 
 /* The graph for one grouping, from what resolve.c found (read, not

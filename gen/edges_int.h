@@ -38,6 +38,7 @@ typedef struct {
 			        * the toolkit's libraries (libs = cublas): its host
 			        * TUs get the toolkit's headers, its link cudart */
 	GPtrArray *nvcc_args;  /* flag set without gencodes (dryrun, tu, compdb) */
+	gboolean seeded;       /* cugen seeds module ids (resolve_seed) */
 	GPtrArray *includes;   /* -I paths relative to the build dir (own + inherited) */
 	GPtrArray *defines;    /* NAME[=VALUE] (own + inherited public ones; borrowed) */
 	GPtrArray *user_libs;  /* libs to link it with (collect_user_libs; borrowed) */

@@ -321,6 +321,60 @@ static gboolean resolve_archs(Resolved *x, RTarget *s, GError **err)
 	return TRUE;
 }
 
+/* Module ids. cudafe++ makes a TU's id from its path and its first
+ * external definition; a TU with none (only template instantiations: any
+ * CUB/Thrust TU) gets a random hash and nvcc's process id instead, so no
+ * two builds agree. nvcc's -frandom-seed (passed to gcc, cudafe++ and
+ * cicc) replaces that hash and drops the pid, and changes no other TU's
+ * id. cugen seeds every TU with its target and path, so the id is a
+ * function of the project-relative path and the target whose flags
+ * compile it: the same in every build directory, placement and run, and
+ * exactly what `nvcc -frandom-seed=TARGET:PATH` makes. A user's own
+ * -frandom-seed is kept as it is (one seed for every TU, as nvcc's
+ * --help says). */
+#define SEED_MARK "cugen.module-id.seed"
+
+static gboolean user_seeds(const GPtrArray *args)
+{
+	for (guint i = 0; i < args->len; i++) {
+		const char *a = g_ptr_array_index(args, i);
+		if (g_str_has_prefix(a, "-frandom-seed") || g_str_has_prefix(a, "--frandom-seed"))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* The flags the dryrun is asked with: the target's, its gencodes and
+ * the seed's mark (replaced by resolve_seed). */
+static GPtrArray *dryrun_args(const RTarget *s, const GPtrArray *nvcc)
+{
+	GPtrArray *args = resolve_with_gencode((GPtrArray *)nvcc, s->project, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
+	if (s->seeded)
+		g_ptr_array_add(args, g_strdup("-frandom-seed=" SEED_MARK));
+	return args;
+}
+
+char *resolve_seed(const Target *t, const char *file)
+{
+	return g_strconcat(t->name, ":", file, NULL);
+}
+
+static void seed_steps(RTarget *s)
+{
+	if (!s->seeded)
+		return;
+	char *v = resolve_seed(s->t, P_F);
+	GPtrArray *all[] = { s->pipe->host_pp, s->pipe->cudafe, s->pipe->host_cc };
+	for (gsize i = 0; i < G_N_ELEMENTS(all); i++)
+		argv_subst(all[i], SEED_MARK, v);
+	for (guint i = 0; i < s->pipe->archs->len; i++) {
+		PipeArch *pa = g_ptr_array_index(s->pipe->archs, i);
+		argv_subst(pa->pp, SEED_MARK, v);
+		argv_subst(pa->cicc, SEED_MARK, v);
+	}
+	g_free(v);
+}
+
 /* Which of the target's own flags makes nvcc --dryrun's output one that
  * pipeline.c does not understand: the first whose removal makes it
  * understood, or NULL. Only asked when the split failed. */
@@ -331,7 +385,7 @@ static char *culprit_flag(Resolved *x, RTarget *s)
 	char *found = NULL;
 	for (guint i = 0; i < w->len && !found; i++) {
 		const char *f = g_ptr_array_index(w, i);
-		GPtrArray *args = resolve_with_gencode(s->nvcc_args, s->project, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
+		GPtrArray *args = dryrun_args(s, s->nvcc_args);
 		for (guint k = 0; k < args->len; k++)
 			if (strcmp(g_ptr_array_index(args, k), f) == 0) {
 				g_ptr_array_remove_index(args, k);
@@ -385,8 +439,9 @@ static gboolean prepare_target(Resolved *x, Target *t, GError **err)
 
 	SplitMode split = x->c->profile->split;
 	s->tu = split == SPLIT_TU;
+	s->seeded = !user_seeds(s->nvcc_args);
 	if (!s->tu) {
-		GPtrArray *args = resolve_with_gencode(s->nvcc_args, s->project, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
+		GPtrArray *args = dryrun_args(s, s->nvcc_args);
 		GError *e = NULL;
 		char *out = toolkit_dryrun(x->tk, args, FALSE, &e);
 		g_ptr_array_free(args, TRUE);
@@ -422,6 +477,8 @@ static gboolean prepare_target(Resolved *x, Target *t, GError **err)
 			s->tu = TRUE;
 		}
 	}
+	if (s->pipe)
+		seed_steps(s);
 	if (s->pipe && !x->c->module_id_absolute) {
 		/* relative module ids: one path seeds both names (one variable) */
 		GPtrArray *all[] = { s->pipe->host_pp, s->pipe->cudafe, s->pipe->host_cc };

@@ -34,6 +34,8 @@ typedef struct {
 	GPtrArray *defines;    /* NAME[=VALUE] (own + inherited public ones; borrowed) */
 	GPtrArray *user_libs;  /* libs to link it with (borrowed from Config) */
 	char *stub_arch;       /* id of the arch whose dev edge writes the stub */
+	gboolean seeded;       /* cugen seeds the module ids (no -frandom-seed of
+			        * the user's): see resolve_seed */
 } RTarget;
 
 typedef struct Resolved Resolved;
@@ -58,6 +60,9 @@ Resolved *resolve_project(const Config *c, Toolkit *tk, const char *builddir, in
 void resolved_free(Resolved *r);
 const RTarget *resolved_target(const Resolved *r, const Target *t);
 
+/* The -frandom-seed value of target t's TU FILE (a path or a
+ * placeholder): what makes its module id deterministic (resolve.c). */
+char *resolve_seed(const Target *t, const char *file);
 /* A path for commands: relative to the build directory when that is
  * inside the project (the checkout's location then does not matter),
  * else absolute. */

@@ -358,6 +358,9 @@ static char *summary_notes(const Generated *gen)
 	if (gen->info.relative_names)
 		g_string_append(n, ", device line info names files project-relative (not as plain nvcc's; "
 				   "module_id = absolute keeps nvcc's)");
+	if (gen->info.seeded_ids)
+		g_string_append(n, ", module ids seeded by target and path (nvcc -frandom-seed=TARGET:PATH; "
+				   "plain nvcc's are random where a TU defines only templates)");
 	if (gen->plan.chosen.split_compile > 1)
 		g_string_append_printf(n, ", --split-compile %d on every device compile (their code differs from "
 					  "plain nvcc's)", gen->plan.chosen.split_compile);

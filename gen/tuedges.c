@@ -410,6 +410,17 @@ void ed_cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const char
 	for (guint i = 0; i < args->len; i++)
 		ed_render_arg(c, g_ptr_array_index(args, i));
 	g_ptr_array_free(args, TRUE);
+	if (s->seeded) {
+		/* the module id, as reproducible as the split's (resolve_seed) */
+		char *seed = resolve_seed(s->t, P_F);
+		char *opt = g_strconcat("-frandom-seed=", seed, NULL);
+		GPtrArray *one = g_ptr_array_new();
+		g_ptr_array_add(one, opt);
+		ed_render(c, one);
+		g_ptr_array_free(one, TRUE);
+		g_free(opt);
+		g_free(seed);
+	}
 	ed_frag(x, c, "nvcc-tu-out", NULL);
 	ed_publish(c, "${out}");
 	Rule *r = graph_rule(x->g, RULE_NVCC, c->str, "CUDA nvcc ${out}", "${out}.d", "gcc", "device");
@@ -420,6 +431,11 @@ void ed_cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const char
 	char *obj = g_strconcat(O, ".o", NULL);
 	edge_out(e, obj);
 	edge_in(e, in);
+	if (s->seeded) {
+		char *f = cg_sh_quote(src->rel);
+		edge_var(e, "F", f);
+		g_free(f);
+	}
 	g_ptr_array_add(s->objects, obj);
 	/* an rdc object from one nvcc call carries every arch: no per-arch
 	 * device link objects, nvlink reads the object itself */

@@ -1,0 +1,80 @@
+# Reproducible builds and shards of template-only code: examples/tmpl
+# (TUs that define nothing but templates, whole program and rdc, CUB,
+# -lineinfo, archs 80 90), whose module ids nvcc ends in its process id.
+# Built in two checkouts (one deep, its build directory outside it) every
+# output file is byte-identical: objects, libraries, the program, the
+# images. Shards of sm_80 and sm_90 built in two more placements combine
+# to exactly the single build's files. The module ids are the ones
+# `nvcc -frandom-seed=TARGET:PATH` gives, and a user's own -frandom-seed
+# is left alone.
+. "$(dirname "$0")/lib.sh"
+need_cuda
+
+# the build's outputs, less its bookkeeping and the files that name the
+# build's own paths (build.ninja, depfiles, the host view fe.cpp)
+outputs() { # builddir
+	(cd "$1" && find . -type f ! -path './.cugen/*' ! -name '.ninja_*' ! -name build.ninja \
+		! -name compile_commands.json ! -name '*.d' ! -name hdeps ! -name fe.cpp | LC_ALL=C sort)
+}
+# every output of builddir a is in b with the same bytes (count them)
+same_outputs() { # a b what
+	outputs "$1" >"$WORK/list.a"
+	n=0
+	while read -r f; do
+		[ -f "$2/$f" ] || die "$3: $2 lacks $f"
+		cmp -s "$1/$f" "$2/$f" || die "$3: $f differs"
+		n=$((n + 1))
+	done <"$WORK/list.a"
+	[ "$n" -ge "$4" ] || die "$3: only $n files compared"
+}
+
+for d in a deep/er/b s80 s90/x c; do copy_example tmpl "$WORK/$d"; done
+
+note "two checkouts, two build directories: every output identical"
+cd "$WORK/a" || exit 1
+run "$CUGEN" setup -B build
+grep -q 'module ids seeded by target and path' "$WORK/run.log" || { cat "$WORK/run.log"; die "setup did not say the module ids are seeded"; }
+build build >/dev/null
+cd "$WORK/deep/er/b" || exit 1
+run "$CUGEN" setup -B "$WORK/out/b"
+build "$WORK/out/b" >/dev/null
+# (4 TUs: ids, cubins, fatbins, objects; 2 libraries, the program)
+same_outputs "$WORK/a/build" "$WORK/out/b" "two places" 30
+for id in "$WORK"/a/build/obj/*/*/*.cu.p/id; do
+	grep -q '_[0-9a-f]\{8\}_[0-9]\{1,7\}$' "$id" && die "$id ends in a process id: $(cat "$id")"
+done
+
+note "the ids are nvcc -frandom-seed=TARGET:PATH's"
+cd "$WORK/a" || exit 1
+"$NVCC" -c -std=c++17 -Iinclude -frandom-seed=tmpl:lib/scale.cu -arch=sm_80 lib/scale.cu -o "$WORK/scale.o" \
+	--keep --keep-dir "$WORK" >/dev/null || die "plain nvcc failed"
+ours=$(sed 's/^_[0-9a-f]*_//' build/obj/tmpl/lib/scale.cu.p/id)
+theirs=$(sed 's/^_[0-9a-f]*_//' "$WORK/scale.module_id")
+[ "$ours" = "$theirs" ] || die "module id '$ours' is not nvcc -frandom-seed's '$theirs' (less the path's crc)"
+
+note "shards of sm_80 and sm_90, placed anywhere, combine to the same files"
+cd "$WORK/s80" || exit 1
+run "$CUGEN" setup -B "$WORK/out/s80" --archs 80
+build "$WORK/out/s80" shard >/dev/null
+cd "$WORK/s90/x" || exit 1
+run "$CUGEN" setup -B b/y --archs 90
+build b/y shard >/dev/null
+cd "$WORK/c" || exit 1
+run "$CUGEN" setup -B ../cb
+"$CUGEN" combine -B ../cb "$WORK/out/s80/shard" ../s90/x/b/y/shard >out.txt 2>&1 || { cat out.txt; die "combine failed"; }
+grep -q '^CUDA \(sm_\|cicc \)' out.txt && die "combine compiled device code"
+for f in tmpl_app libtmpl.a libtmpl_rdc.a; do
+	cmp -s "$WORK/a/build/$f" "../cb/$f" || die "combined $f differs from the single build's"
+done
+# every object and image the combining build has is the single build's
+(cd ../cb && find . -name '*.o' -o -name '*.cubin' -o -name '*.fatbin' -o -name id) | while read -r f; do
+	cmp -s "$WORK/a/build/$f" "../cb/$f" || die "combined $f differs from the single build's"
+done || exit 1
+
+note "a user's own -frandom-seed is kept"
+cd "$WORK/a" || exit 1
+run "$CUGEN" setup -B own -D cuda.flags="-O3 -lineinfo -frandom-seed=mine"
+grep -q 'module ids seeded' "$WORK/run.log" && die "setup seeds ids over the user's -frandom-seed"
+grep -q 'random-seed=tmpl:' own/build.ninja && die "cugen's seed is in build.ninja beside the user's"
+grep -q 'random-seed=mine' own/build.ninja || die "the user's -frandom-seed is not in build.ninja"
+echo ok
