@@ -19,16 +19,19 @@
 #include "statefile.h"
 #include "template.h"
 #include "util.h"
+#include "version.h"
 
 typedef struct {
 	char *dir;          /* absolute shard directory */
 	GKeyFile *m;        /* its manifest */
+	char *version;      /* the cugen that made it, where another than this */
 } Shard;
 
 static void shard_free(gpointer p)
 {
 	Shard *s = p;
 	g_free(s->dir);
+	g_free(s->version);
 	if (s->m)
 		g_key_file_free(s->m);
 	g_free(s);
@@ -139,14 +142,41 @@ static gboolean same_rule(Shard *s, const char *image, const Edge *e, const char
 		char *grp = g_strconcat(SHARD_RULE_GROUP, rule ? rule : "", NULL);
 		char *theirs = g_key_file_get_string(s->m, grp, "command", NULL);
 		char *diff = theirs ? reloc_first_difference(theirs, text) : NULL;
-		cg_error(err, "shard '%s': %s (%s) was built with %s", s->dir, e->source, e->arch,
-			 diff ? diff : "another command (the shard's manifest does not say which)");
+		const char *what = diff ? diff : "another command (the shard's manifest does not say which)";
+		if (s->version)
+			cg_error(err, "shard '%s' was made by cugen %s, this is cugen %s, and its rules differ: "
+				      "%s (%s) was built with %s; build the shards with this cugen",
+				 s->dir, s->version, cugen_version(), e->source, e->arch, what);
+		else
+			cg_error(err, "shard '%s': %s (%s) was built with %s", s->dir, e->source, e->arch, what);
 		g_free(diff);
 		g_free(theirs);
 		g_free(grp);
 	}
 	g_free(rule);
 	return same;
+}
+
+/* --split-compile changes the code: a shard's image built with another
+ * split than this build's edge (the planner chose it on the shard's
+ * machine) is not what this build would make. A reproducible build
+ * refuses it, naming the choice. */
+static gboolean same_split(Shard *s, const char *image, const Edge *e, gboolean reproducible, GError **err)
+{
+	char *sc = g_key_file_get_string(s->m, image, "split_compile", NULL);
+	int theirs = sc ? atoi(sc) : 0, mine = e->rule->split_compile > 1 ? e->rule->split_compile : 0;
+	g_free(sc);
+	if (!reproducible || theirs == mine)
+		return TRUE;
+	if (theirs > 1)
+		cg_error(err, "shard '%s': %s (%s) was built with --split-compile %d (a planner choice of the shard's "
+			      "machine, which changes the code), and this build has reproducible = yes: set up the "
+			      "shards with it too",
+			 s->dir, e->source, e->arch, theirs);
+	else
+		cg_error(err, "shard '%s': %s (%s) was built without the --split-compile %d this build uses", s->dir,
+			 e->source, e->arch, mine);
+	return FALSE;
 }
 
 /* A shard's image that no device edge of this build took: refused (an
@@ -363,6 +393,11 @@ int cmd_combine(int argc, char **argv)
 	char *arch_set = setup_project_archs(&gen);
 	for (guint i = 0; i < shards->len && !err; i++) {
 		Shard *s = g_ptr_array_index(shards, i);
+		char *v = g_key_file_get_string(s->m, "shard", "cugen_version", NULL);
+		if (g_strcmp0(v, cugen_version()) != 0)
+			s->version = v ? v : g_strdup("(one too old to record its version)");
+		else
+			g_free(v);
 		if (!same_key(s->m, "toolkit", gen.tk->version, s->dir, "CUDA", &err) ||
 		    !same_key(s->m, "host_version", gen.tk->host_version, s->dir, "host compiler version", &err) ||
 		    !same_key(s->m, "arch_set", arch_set, s->dir, "the arch set", &err))
@@ -398,7 +433,8 @@ int cmd_combine(int argc, char **argv)
 		Shard *s = find_image(shards, image, e->arch, &err);
 		if (!s)
 			break;
-		if (!same_rule(s, image, e, self ? self : "cugen", &here, texts, &err) ||
+		if (!same_split(s, image, e, gen.c->reproducible, &err) ||
+		    !same_rule(s, image, e, self ? self : "cugen", &here, texts, &err) ||
 		    !check_inputs(s, image, e, cache, &here, &err) || !to_import(gen.g, e, s, image, import, &err))
 			break;
 		g_hash_table_add(taken, (gpointer)image);
@@ -429,6 +465,12 @@ int cmd_combine(int argc, char **argv)
 	if (!setup_write(&a, &gen, &err)) {
 		g_free(built);
 		goto out;
+	}
+	for (guint i = 0; i < shards->len; i++) {
+		Shard *s = g_ptr_array_index(shards, i);
+		if (s->version)
+			printf("cugen: combine: shard '%s' was made by cugen %s, this is cugen %s: its rules are "
+			       "this build's\n", s->dir, s->version, cugen_version());
 	}
 	printf("cugen: combine: %u images (%s) from %u shards checked; %s\n", n, built, shards->len,
 	       no_build ? "graph written" : "building the rest");

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "util.h"
+#include "version.h"
 
 static const struct {
 	const char *name;
@@ -54,7 +55,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 1 && strcmp(argv[1], "--version") == 0) {
-		printf("cugen %s\n", CUGEN_VERSION);
+		printf("cugen %s\n", cugen_version());
 		return 0;
 	}
 	if (argc > 1 && argv[1][0] != '-') {
@@ -64,7 +65,7 @@ int main(int argc, char **argv)
 				 * commands build.ninja runs take theirs as given) */
 				for (int k = 2; commands[i].summary && k < argc && strcmp(argv[k], "--") != 0; k++)
 					if (strcmp(argv[k], "--version") == 0) {
-						printf("cugen %s\n", CUGEN_VERSION);
+						printf("cugen %s\n", cugen_version());
 						return 0;
 					}
 				return commands[i].fn(argc - 1, argv + 1);

@@ -7,6 +7,7 @@
 
 #include "safepath.h"
 #include "util.h"
+#include "version.h"
 
 char *shard_rule_text(const Rule *r, const char *cugen, const Places *p)
 {
@@ -111,6 +112,7 @@ GString *shard_spec_part(const Graph *g, const Toolkit *tk, const ShardBuild *b,
 	GString *o = g_string_sized_new(256 + (to - from) * 256u);
 	if (header) {
 		g_string_append(o, "[shard]\n");
+		spec_key(o, "cugen_version", cugen_version());
 		spec_key(o, "toolkit", tk->version);
 		spec_key(o, "host_compiler", tk->host_cc);
 		spec_key(o, "host_version", tk->host_version);

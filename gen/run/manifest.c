@@ -68,7 +68,7 @@ int cmd_manifest(int argc, char **argv)
 		const char *grp = groups[i];
 		if (strcmp(grp, "shard") == 0) {
 			g_key_file_set_string(m, "shard", "format", SHARD_FORMAT);
-			const char *keys[] = { "toolkit", "host_compiler", "host_version", "arch_set" };
+			const char *keys[] = { "cugen_version", "toolkit", "host_compiler", "host_version", "arch_set" };
 			for (gsize j = 0; j < G_N_ELEMENTS(keys); j++) {
 				char *v = g_key_file_get_string(spec, grp, keys[j], NULL);
 				g_key_file_set_string(m, "shard", keys[j], v ? v : "");
@@ -242,6 +242,33 @@ int cmd_manifest(int argc, char **argv)
 	return rc;
 }
 
+/* Why two module ids of one TU differ, from their parts: cudafe++ writes
+ * _CRC_LEN_NAME_SUFFIX, CRC that of the path seeding it, SUFFIX named
+ * after the TU's first external definition, or a hash of the seed; nvcc
+ * without a seed adds _PID to the hash. */
+static char *id_difference(const char *here, const char *theirs)
+{
+	if (!here)
+		return g_strdup("this build has no module id file for it (run ninja in the combining build again)");
+	char **h = g_strsplit(here, "_", 3), **t = g_strsplit(theirs, "_", 3);
+	char *why;
+	gboolean pid = g_regex_match_simple("_[0-9a-f]{8}_[0-9]+$", theirs, 0, 0);
+	if (g_strv_length(h) < 3 || g_strv_length(t) < 3)
+		why = g_strdup("one of them is not a module id cudafe++ writes");
+	else if (strcmp(h[1], t[1]) != 0)
+		why = g_strdup("the path that seeds it differs (with module_id = absolute, shards combine only "
+			       "from the same directory)");
+	else if (pid && !g_regex_match_simple("_[0-9a-f]{8}_[0-9]+$", here, 0, 0))
+		why = g_strdup("the shard's ends in a process id: a cugen that did not seed module ids made it "
+			       "(build the shard with this cugen)");
+	else
+		why = g_strdup("cudafe++ named it after another first definition: the shard's host view of the TU "
+			       "differs (its defines, include files or host compiler)");
+	g_strfreev(h);
+	g_strfreev(t);
+	return why;
+}
+
 /* cugen import IDFILE ID SRC DST HASH [SRC DST HASH]...: copy a shard's
  * images into this build, checking that this build's module id of the TU is
  * the shard's and that each file still has the hash its manifest records. */
@@ -254,8 +281,10 @@ int cmd_import(int argc, char **argv)
 	char *id = NULL;
 	if (*argv[2]) {
 		if (!g_file_get_contents(argv[1], &id, NULL, NULL) || strcmp(g_strstrip(id), argv[2]) != 0) {
-			fprintf(stderr, "cugen: error: module id of %s is '%s' here but '%s' in the shard: "
-				"the shards were built from other sources or paths\n", argv[1], id ? id : "?", argv[2]);
+			char *why = id_difference(id, argv[2]);
+			fprintf(stderr, "cugen: error: module id of %s is '%s' here but '%s' in the shard: %s\n",
+				argv[1], id ? id : "?", argv[2], why);
+			g_free(why);
 			g_free(id);
 			return 1;
 		}

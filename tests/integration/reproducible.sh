@@ -6,7 +6,10 @@
 # images. Shards of sm_80 and sm_90 built in two more placements combine
 # to exactly the single build's files. The module ids are the ones
 # `nvcc -frandom-seed=TARGET:PATH` gives, and a user's own -frandom-seed
-# is left alone.
+# is left alone. A shard made by another cugen is combined where its
+# rules are this build's and refused, naming both versions, where not; a
+# shard built with --split-compile is refused by a reproducible build; a
+# module id that differs is explained, not blamed on the sources.
 . "$(dirname "$0")/lib.sh"
 need_cuda
 
@@ -70,6 +73,42 @@ done
 (cd ../cb && find . -name '*.o' -o -name '*.cubin' -o -name '*.fatbin' -o -name id) | while read -r f; do
 	cmp -s "$WORK/a/build/$f" "../cb/$f" || die "combined $f differs from the single build's"
 done || exit 1
+
+note "a shard of another cugen: combined where its rules are this build's, else refused, naming both"
+cp -R "$WORK/out/s80/shard" "$WORK/v80"
+sed -i 's/^cugen_version=.*/cugen_version=0.0.9 (commit 0123456789abcdef)/' "$WORK/v80/manifest.ini"
+run "$CUGEN" setup -B ../cv
+"$CUGEN" combine -B ../cv "$WORK/v80" ../s90/x/b/y/shard >out.txt 2>&1 || { cat out.txt; die "combine of an older cugen's shard with the same rules failed"; }
+grep -q "shard '$WORK/v80' was made by cugen 0.0.9 (commit 0123456789abcdef), this is cugen $("$CUGEN" --version | sed 's/^cugen //'): its rules are this build's" out.txt ||
+	{ cat out.txt; die "combine did not say the shard was made by another cugen"; }
+cmp -s "$WORK/a/build/tmpl_app" ../cv/tmpl_app || die "the program combined from another cugen's shard differs"
+# (the first rule in the manifest, as another cugen would have written it)
+awk '/^rule=/ && !done { sub(/=.*/, "=00ff"); done = 1 } { print }' "$WORK/out/s80/shard/manifest.ini" >"$WORK/v80/manifest.ini"
+sed -i 's/^cugen_version=.*/cugen_version=0.0.9 (commit 0123456789abcdef)/' "$WORK/v80/manifest.ini"
+run "$CUGEN" setup -B ../cw
+"$CUGEN" combine -B ../cw "$WORK/v80" ../s90/x/b/y/shard >out.txt 2>&1 && die "a shard of another cugen with other rules was combined"
+grep -q "was made by cugen 0.0.9 (commit 0123456789abcdef), this is cugen .* and its rules differ: .* (sm_80) was built with" out.txt ||
+	{ cat out.txt; die "wrong message for another cugen's rules"; }
+
+note "a split shard: refused by a reproducible build, naming the choice"
+cp -R "$WORK/out/s80/shard" "$WORK/p80"
+awk '/^arch=sm_80$/ && !done { print; print "split_compile=4"; done = 1; next } { print }' \
+	"$WORK/out/s80/shard/manifest.ini" >"$WORK/p80/manifest.ini"
+run "$CUGEN" setup -B ../cr -D cuda.reproducible=yes
+"$CUGEN" combine -B ../cr "$WORK/p80" ../s90/x/b/y/shard >out.txt 2>&1 && die "a split shard was combined into a reproducible build"
+grep -q "(sm_80) was built with --split-compile 4 (a planner choice of the shard's machine, which changes the code), and this build has reproducible = yes" out.txt ||
+	{ cat out.txt; die "wrong message for a split shard"; }
+[ "$(wc -l <out.txt)" -eq 1 ] || { cat out.txt; die "more than one line"; }
+"$CUGEN" combine -B ../cr "$WORK/out/s80/shard" ../s90/x/b/y/shard >out.txt 2>&1 || { cat out.txt; die "unsplit shards refused by a reproducible build"; }
+
+note "a module id that differs: the message names why"
+cp -R "$WORK/out/s80/shard" "$WORK/i80"
+awk '/^module_id=/ && !done { $0 = $0 "_12345"; done = 1 } { print }' "$WORK/out/s80/shard/manifest.ini" >"$WORK/i80/manifest.ini"
+run "$CUGEN" setup -B ../ci
+"$CUGEN" combine -B ../ci "$WORK/i80" ../s90/x/b/y/shard >out.txt 2>&1 && die "a shard with another module id was combined"
+grep -q "in the shard: the shard's ends in a process id: a cugen that did not seed module ids made it" out.txt ||
+	{ cat out.txt; die "wrong message for another module id"; }
+grep -q 'other sources or paths' out.txt && die "the message blames the sources or paths"
 
 note "a user's own -frandom-seed is kept"
 cd "$WORK/a" || exit 1
