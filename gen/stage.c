@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@
 typedef struct {
 	char *path;
 	char *tmp;
+	int fd;                /* tmp's, locked until it is renamed (stale_tmp) */
 	GString *contents;
 	gboolean always;
 	int same;              /* same_content's answer: -1 not asked yet */
@@ -50,6 +52,7 @@ Stage *stage_new(void)
 void stage_add(Stage *st, const char *path, GString *contents)
 {
 	StagedFile *f = g_new0(StagedFile, 1);
+	f->fd = -1;
 	f->path = g_strdup(path);
 	f->contents = contents;
 	f->same = -1;
@@ -79,6 +82,9 @@ static gboolean make_dirs(const char *dir, GPtrArray *created, GError **err)
 		return FALSE;
 	if (mkdir(dir, 0777) != 0) {
 		int e = errno;
+		/* another setup made it meanwhile: not ours to remove */
+		if (e == EEXIST && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
+			return TRUE;
 		/* stat() failed but the name exists: a link to nowhere */
 		char *to = e == EEXIST ? g_file_read_link(dir, NULL) : NULL;
 		if (to)
@@ -192,8 +198,45 @@ static gpointer compare_file(gpointer data)
 	return NULL;
 }
 
+/* A temporary is stale when its writer is gone: every setup holds an
+ * exclusive lock on its temporaries until it has renamed them, so one
+ * that can be locked was left by a run that was killed (another setup
+ * writing the same build directory at the same time keeps its own). */
+static gboolean stale_tmp(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return FALSE;
+	gboolean stale = flock(fd, LOCK_EX | LOCK_NB) == 0;
+	close(fd);
+	return stale;
+}
+
+/* A new temporary beside f->path, open and locked in f->fd; retried when
+ * another run's sweep removed it between its creation and the lock. */
+static gboolean open_tmp(StagedFile *f)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		g_free(f->tmp);
+		f->tmp = g_strdup_printf("%s.tmp.XXXXXX", f->path);
+		int fd = g_mkstemp(f->tmp);
+		if (fd < 0)
+			return FALSE;
+		struct stat a, b;
+		if (flock(fd, LOCK_EX) == 0 && fstat(fd, &a) == 0 && lstat(f->tmp, &b) == 0 && a.st_ino == b.st_ino &&
+		    a.st_dev == b.st_dev) {
+			f->fd = fd;
+			return TRUE;
+		}
+		close(fd);
+	}
+	errno = EAGAIN;
+	return FALSE;
+}
+
 /* The temporaries "FILE.tmp.XXXXXX" an earlier, killed run left beside
- * the staged files: removed once this run's files are in place. */
+ * the staged files (stale_tmp): removed once this run's files are in
+ * place. */
 static void remove_stale(Stage *st)
 {
 	GHashTable *dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -217,7 +260,7 @@ static void remove_stale(Stage *st)
 			if (g_hash_table_contains(bases, base)) {
 				char *p = g_build_filename(dir, n, NULL);
 				struct stat sb;
-				if (lstat(p, &sb) == 0 && S_ISREG(sb.st_mode))
+				if (lstat(p, &sb) == 0 && S_ISREG(sb.st_mode) && stale_tmp(p))
 					unlink(p);
 				g_free(p);
 			}
@@ -261,7 +304,6 @@ gboolean stage_commit(Stage *st, GError **err)
 
 	GPtrArray *created = g_ptr_array_new_with_free_func(g_free);
 	gboolean ok = TRUE;
-	guint written = 0;
 	for (guint i = 0; ok && i < st->files->len; i++) {
 		StagedFile *f = g_ptr_array_index(st->files, i);
 		char *dir = g_path_get_dirname(f->path);
@@ -272,23 +314,15 @@ gboolean stage_commit(Stage *st, GError **err)
 		/* Unchanged content: leave the file (and its mtime) alone. */
 		if (!f->always && (f->same >= 0 ? f->same : same_content(f->path, f->contents)))
 			continue;
-		f->tmp = g_strdup_printf("%s.tmp.XXXXXX", f->path);
-		int fd = g_mkstemp(f->tmp);
-		if (fd < 0) {
+		if (!open_tmp(f)) {
 			cg_error(err, "cannot write '%s': %s", f->path,
 				 g_strerror(errno));
 			g_clear_pointer(&f->tmp, g_free);
 			ok = FALSE;
 			break;
 		}
-		written = i + 1;
-		if (!cg_write_all(fd, f->contents->str, f->contents->len) ||
-		    fsync(fd) != 0) {
-			cg_error(err, "cannot write '%s': %s", f->path,
-				 g_strerror(errno));
-			ok = FALSE;
-		}
-		if (close(fd) != 0 && ok) {
+		if (!cg_write_all(f->fd, f->contents->str, f->contents->len) ||
+		    fsync(f->fd) != 0) {
 			cg_error(err, "cannot write '%s': %s", f->path,
 				 g_strerror(errno));
 			ok = FALSE;
@@ -312,12 +346,19 @@ gboolean stage_commit(Stage *st, GError **err)
 			g_clear_pointer(&f->tmp, g_free);
 		}
 	}
-	if (!ok) {
-		for (guint i = 0; i < MAX(written, st->files->len); i++) {
-			StagedFile *f = g_ptr_array_index(st->files, i);
-			if (f->tmp)
-				unlink(f->tmp);
+	/* (closing a temporary's descriptor ends its lock: renamed by now,
+	 * or removed just below) */
+	for (guint i = 0; i < st->files->len; i++) {
+		StagedFile *f = g_ptr_array_index(st->files, i);
+		if (f->tmp && !ok)
+			unlink(f->tmp);
+		if (f->fd >= 0 && close(f->fd) != 0 && ok) {
+			cg_error(err, "cannot write '%s': %s", f->path, g_strerror(errno));
+			ok = FALSE;
 		}
+		f->fd = -1;
+	}
+	if (!ok) {
 		for (guint i = created->len; i > 0; i--)
 			rmdir(g_ptr_array_index(created, i - 1));
 	}

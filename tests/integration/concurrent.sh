@@ -1,0 +1,61 @@
+# Concurrent setups: several `cugen setup` runs at once on one new build
+# directory (and its new parents), on new sibling directories, and on an
+# existing build directory, round after round: none fails (creating a
+# directory another run just made is not an error; a temporary another
+# live run is writing is not stale), no temporary is left behind, and
+# every build directory ends as one setup alone would leave it.
+. "$(dirname "$0")/lib.sh"
+need_cuda
+copy_example saxpy "$WORK/p"
+cd "$WORK/p" || exit 1
+errors() { # logs...: the runs that failed
+	for _l in "$@"; do
+		[ -s "$_l" ] && grep -v '^cugen: saxpy: ' "$_l" | grep -q . && cat "$_l"
+	done
+	return 0
+}
+consistent() { # builddir
+	[ -f "$1/build.ninja" ] || die "$1 has no build.ninja"
+	find "$1" -name '*.tmp.*' | grep -q . && { find "$1" -name '*.tmp.*'; die "temporaries left in $1"; }
+	"$NINJA" -C "$1" -n >/dev/null 2>&1 || die "ninja cannot read $1"
+	# one more setup alone finds nothing to change
+	(cd "$1" && find . -type f ! -name '.ninja_*' -exec cksum {} + | sort) >"$WORK/before"
+	run "$CUGEN" setup -B "$1"
+	(cd "$1" && find . -type f ! -name '.ninja_*' -exec cksum {} + | sort) >"$WORK/after"
+	cmp -s "$WORK/before" "$WORK/after" || { diff "$WORK/before" "$WORK/after"; die "$1 is not what one setup writes"; }
+}
+
+note "six setups at once on one new directory and its new parents, 8 rounds"
+r=0
+while [ $r -lt 8 ]; do
+	rm -rf new
+	for i in 1 2 3 4 5 6; do "$CUGEN" setup -B new/a/b >"$WORK/log.$i" 2>&1 & done
+	wait
+	out=$(errors "$WORK"/log.*)
+	[ -z "$out" ] || { echo "$out"; die "round $r: a concurrent setup of one new directory failed"; }
+	consistent new/a/b
+	r=$((r + 1))
+done
+
+note "an existing directory and new siblings at once, 5 rounds"
+run "$CUGEN" setup -B old
+r=0
+while [ $r -lt 5 ]; do
+	rm -rf sib
+	for i in 1 2 3 4; do
+		"$CUGEN" setup -B old >"$WORK/log.$i" 2>&1 &
+		"$CUGEN" setup -B sib/s$i >"$WORK/log.s$i" 2>&1 &
+	done
+	wait
+	out=$(errors "$WORK"/log.*)
+	[ -z "$out" ] || { echo "$out"; die "round $r: a concurrent setup failed"; }
+	consistent old
+	for i in 1 2 3 4; do consistent sib/s$i; done
+	r=$((r + 1))
+done
+
+note "a temporary of a killed setup is still swept"
+: >old/build.ninja.tmp.AbC123
+run "$CUGEN" setup -B old -D cuda.flags=-O2
+[ -e old/build.ninja.tmp.AbC123 ] && die "a stale temporary was left"
+echo ok
