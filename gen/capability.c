@@ -54,6 +54,24 @@ GArray *cc_intersect(const GArray *a, const GArray *b)
 
 GArray *cc_cover(const char *const *arch, const char *const *module, guint n)
 {
+	return cc_cover_limited(arch, module, n, NULL);
+}
+
+/* Whether a covers every capability of b. */
+static gboolean covers(const GArray *a, const GArray *b)
+{
+	GArray *both = cc_intersect(a, b);
+	gboolean all = both->len == b->len;
+	for (guint i = 0; all && i < b->len; i++) {
+		CcRange x = g_array_index(both, CcRange, i), y = g_array_index(b, CcRange, i);
+		all = x.lo == y.lo && x.hi == y.hi;
+	}
+	g_array_unref(both);
+	return all;
+}
+
+GArray *cc_cover_limited(const char *const *arch, const char *const *module, guint n, const char **limiting)
+{
 	GHashTable *per = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, (GDestroyNotify)g_array_unref);
 	GPtrArray *order = g_ptr_array_new();
 	for (guint i = 0; i < n; i++) {
@@ -69,14 +87,36 @@ GArray *cc_cover(const char *const *arch, const char *const *module, guint n)
 		}
 		cc_add(u, r);
 	}
-	GArray *all = NULL;
+	GArray *all = NULL, *any = g_array_new(FALSE, FALSE, sizeof(CcRange));
 	for (guint i = 0; i < order->len; i++) {
 		GArray *u = g_hash_table_lookup(per, g_ptr_array_index(order, i));
 		GArray *next = all ? cc_intersect(all, u) : g_array_copy(u);
 		if (all)
 			g_array_unref(all);
 		all = next;
+		for (guint k = 0; k < u->len; k++)
+			cc_add(any, g_array_index(u, CcRange, k));
 	}
+	/* the module covering least of what the others cover together */
+	if (limiting) {
+		*limiting = NULL;
+		guint least = G_MAXUINT;
+		for (guint i = 0; i < order->len; i++) {
+			GArray *u = g_hash_table_lookup(per, g_ptr_array_index(order, i));
+			if (covers(u, any))
+				continue;
+			guint w = 0;
+			for (guint k = 0; k < u->len; k++) {
+				CcRange r = g_array_index(u, CcRange, k);
+				w += r.hi == CC_OPEN ? 1000 : (guint)(r.hi - r.lo);
+			}
+			if (w < least) {
+				least = w;
+				*limiting = g_ptr_array_index(order, i);
+			}
+		}
+	}
+	g_array_unref(any);
 	g_ptr_array_free(order, TRUE);
 	g_hash_table_destroy(per);
 	return all ? all : g_array_new(FALSE, FALSE, sizeof(CcRange));

@@ -32,6 +32,10 @@ GArray *cc_intersect(const GArray *a, const GArray *b);
  * intersection over the modules that have a runnable image. arch[i] and
  * module[i] for i < n. */
 GArray *cc_cover(const char *const *arch, const char *const *module, guint n);
+/* The same, and in *limiting the module (one of module[]) that limits
+ * it most: of those that lack a capability another module covers, the
+ * one that covers least; NULL where no module limits the others. */
+GArray *cc_cover_limited(const char *const *arch, const char *const *module, guint n, const char **limiting);
 /* "7.5-8.x, 9.0+" ("" for none). */
 char *cc_describe(const GArray *u);
 /* "cuda-arch >=7.5,<9.0" for one range, NULL for none or several. */

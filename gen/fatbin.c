@@ -212,6 +212,7 @@ gboolean fatbin_parse(const void *data, gsize len, GPtrArray *images,
 						       err);
 			if (!img)
 				return FALSE;
+			img->container = pos;
 			g_ptr_array_add(images, img);
 			p += used;
 		}

@@ -58,6 +58,7 @@ typedef struct {
 	char *name;	      /* the entry's name, or NULL */
 	const guint8 *payload; /* the stored bytes, inside the input buffer */
 	gsize offset;	      /* of the entry header in fatbin_parse()'s data */
+	gsize container;      /* of its fatbin's header there: one per TU */
 	char *sha256;	      /* of the image's bytes, uncompressed, lowercase hex */
 	char *stored_sha256;  /* of the payload as stored (compressed or not) */
 	gboolean hashed_stored; /* compressed, but in a format cugen does not

@@ -232,29 +232,60 @@ static gboolean normalized;
 /* --cuda-arch: one line per FILE, the capabilities it covers */
 static gboolean cuda_arch;
 
+/* How a module is named in --cuda-arch's line: the TU (the image's name,
+ * with line info), the archive member, or its fatbin's place. */
+static char *module_name(const InspectImage *im)
+{
+	GString *o = g_string_new(NULL);
+	if (im->member)
+		g_string_append_printf(o, "%s", im->member);
+	if (im->img->name && *im->img->name)
+		g_string_append_printf(o, o->len ? " (%s)" : "%s", im->img->name);
+	if (!o->len)
+		g_string_append_printf(o, "the fatbin at %s+0x%" G_GSIZE_MODIFIER "x", im->where, im->img->container);
+	return g_string_free(o, FALSE);
+}
+
 static void text_capability(GString *out, const char *file, GPtrArray *images)
 {
-	/* a module per embedded TU (the image's name) and archive member */
+	/* a module per embedded TU (each its own fatbin) and archive member:
+	 * the program runs where every module has an image */
 	const char **arch = g_new0(const char *, images->len + 1), **module = g_new0(const char *, images->len + 1);
 	GPtrArray *keys = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; i < images->len; i++) {
 		const InspectImage *im = g_ptr_array_index(images, i);
 		arch[i] = im->img->arch;
-		char *k = g_strdup_printf("%s\n%s", im->member ? im->member : "", im->img->name ? im->img->name : "");
+		char *k = g_strdup_printf("%s\n%s\n%" G_GSIZE_FORMAT, im->member ? im->member : "", im->where,
+					  im->img->container);
 		g_ptr_array_add(keys, k);
 		module[i] = k;
 	}
-	GArray *u = cc_cover(arch, module, images->len);
+	const char *limiting = NULL;
+	GArray *u = cc_cover_limited(arch, module, images->len, &limiting);
+	GString *why = g_string_new(NULL);
+	for (guint i = 0; limiting && i < images->len; i++) {
+		if (module[i] != limiting)
+			continue;
+		const InspectImage *im = g_ptr_array_index(images, i);
+		if (!why->len) {
+			char *n = module_name(im);
+			g_string_append_printf(why, "; limited by %s:", n);
+			g_free(n);
+		}
+		g_string_append_printf(why, " %s", im->img->arch);
+	}
 	g_ptr_array_free(keys, TRUE);
 	g_free(arch);
 	g_free(module);
 	char *d = cc_describe(u), *spec = cc_conda_spec(u);
 	if (!u->len)
-		g_string_append_printf(out, "%s: runs on no GPU as it is (no SASS or PTX image)\n", file);
+		g_string_append_printf(out, "%s: runs on no GPU as it is (%s)%s\n", file,
+				       limiting ? "no capability every TU covers" : "no SASS or PTX image", why->str);
 	else if (spec)
-		g_string_append_printf(out, "%s: runs on %s (%s)\n", file, d, spec);
+		g_string_append_printf(out, "%s: runs on %s (%s)%s\n", file, d, spec, why->str);
 	else
-		g_string_append_printf(out, "%s: runs on %s (not one range: no cuda-arch spec)\n", file, d);
+		g_string_append_printf(out, "%s: runs on %s (not one range: no cuda-arch spec)%s\n", file, d, why->str);
+	g_string_free(why, TRUE);
 	g_free(spec);
 	g_free(d);
 	g_array_free(u, TRUE);

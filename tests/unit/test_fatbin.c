@@ -113,6 +113,12 @@ static const char *inputs(void)
 	TRY("ar", "rc", "small.a", "k_lto.o", "zstd.fatbin");
 	/* undefined CUDA runtime symbols are fine in a .so */
 	TRY("cc", "-shared", "k.o", "-o", "libk.so");
+	/* programs of TUs built for other archs: every TU must have an
+	 * image for the GPU (--cuda-arch is the intersection) */
+	TRY(nvcc, "-c", "-Dk=k80", "-gencode", "arch=compute_80,code=sm_80", "k.cu", "-o", "k80only.o");
+	TRY(nvcc, "-c", "-Dk=k75", "-gencode", "arch=compute_75,code=sm_75", "k.cu", "-o", "k75only.o");
+	TRY("cc", "-shared", "k.o", "k80only.o", "-o", "libmix.so");
+	TRY("cc", "-shared", "k.o", "k75only.o", "-o", "libnone.so");
 	return workdir;
 }
 
@@ -738,6 +744,14 @@ static void test_command(void)
 	       "\"sha256\": \"*\", \"compute_capability\": {\"min\": \"8.0\", \"below\": \"9.0\"}},\n"
 	       "*\"arch\": \"compute_90\"*\"compute_capability\": {\"min\": \"9.0\", \"below\": null}}\n]\n", "");
 	expect("inspect\n--cuda-arch\nk.o", 0, "k.o: runs on 8.0+ (cuda-arch >=8.0)\n", "");
+	if (have("libmix.so"))
+		expect("inspect\n--cuda-arch\nlibmix.so", 0,
+		       "libmix.so: runs on 8.0-8.x (cuda-arch >=8.0,<9.0); limited by the fatbin at .nv_fatbin+0x*: "
+		       "sm_80\n", "");
+	if (have("libnone.so"))
+		expect("inspect\n--cuda-arch\nlibnone.so", 0,
+		       "libnone.so: runs on no GPU as it is (no capability every TU covers); limited by the fatbin at "
+		       ".nv_fatbin+0x*: sm_75\n", "");
 	expect("inspect\n--json", 2, "",
 	       "cugen: error: inspect: no FILE given*\n");
 	expect("inspect\n--frobnicate\nk.o", 2, "",
