@@ -107,6 +107,13 @@ static gboolean one_gencode(const char *spec, GHashTable *kinds, GPtrArray *orde
 	for (char **x = c; ok && *x; x++) {
 		gboolean compute;
 		char *n = code_num(*x, &compute);
+		gsize d = n ? strspn(n, "0123456789") : 0;
+		if (n && !compute && !n[d] && g_str_has_suffix(vn, "f") && strncmp(n, vn, d) == 0 && vn[d] == 'f' &&
+		    !vn[d + 1]) {
+			/* arch=compute_100f,code=sm_100: nvcc builds sm_100f */
+			g_free(n);
+			n = g_strdup(vn);
+		}
 		if (!n || strcmp(n, vn) != 0) {
 			/* cugen compiles sm_NN from compute_NN */
 			if (n && !*bad)

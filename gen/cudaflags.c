@@ -114,7 +114,9 @@ gboolean cudaflags_read(const char *value, CudaFlags *f, const char **bad, char 
 			f->dlto = TRUE;
 			f->dlto_word = a;
 		} else if ((v = opt_value(f->words, &i, "--threads", &missing)) ||
-			   (v = opt_value(f->words, &i, "-t", &missing))) {
+			   (v = opt_value(f->words, &i, "-t", &missing)) ||
+			   (g_str_has_prefix(a, "-t") && g_ascii_isdigit(a[2]) && (v = a + 2))) {
+			/* (-t2: nvcc takes the number attached too) */
 			char *end = NULL;
 			long n = strtol(v, &end, 10);
 			if (!*v || *end || n < 0 || n > 1024) {

@@ -21,6 +21,8 @@ static void parch_free(gpointer p)
 		g_ptr_array_free(a->cicc, TRUE);
 	if (a->ptxas)
 		g_ptr_array_free(a->ptxas, TRUE);
+	if (a->ptxcheck)
+		g_ptr_array_free(a->ptxcheck, TRUE);
 	g_free(a);
 }
 
@@ -331,6 +333,20 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 				a->cicc = argv;
 				keep = argv;
 				g_ptr_array_add(p->archs, a);
+			}
+		} else if (strcmp(base, "ptxas") == 0 && g_str_has_prefix(get_opt(argv, "-arch") ? get_opt(argv, "-arch") : "",
+									  "compute_")) {
+			/* nvcc 13 checks the PTX of a PTX-only arch (code=compute_NN)
+			 * with ptxas for that virtual arch: it writes nothing */
+			PipeArch *a = pipeline_arch(p, get_opt(argv, "-arch") + strlen("compute_"));
+			if (!a || a->ptxas || a->ptxcheck || get_opt(argv, "-o")) {
+				cg_error(err, "nvcc --dryrun: unexpected ptxas step: %s", cmd);
+				ok = FALSE;
+			} else {
+				char *f = g_strdup_printf(P_O "/compute_%s.ptx", a->id);
+				set_file(argv, ".ptx", f);
+				g_free(f);
+				a->ptxcheck = keep = argv;
 			}
 		} else if (strcmp(base, "ptxas") == 0) {
 			const char *sarch = get_opt(argv, "-arch");

@@ -41,6 +41,8 @@ typedef struct {
 	GPtrArray *pp;     /* gcc -E -D__CUDA_ARCH__=... */
 	GPtrArray *cicc;
 	GPtrArray *ptxas;  /* NULL without sass */
+	GPtrArray *ptxcheck; /* a PTX-only arch's ptxas -arch=compute_NN, which
+			      * nvcc 13 runs on the PTX to check it (no output) */
 } PipeArch;
 
 typedef struct {

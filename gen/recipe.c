@@ -340,6 +340,7 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 	if (ptxas) {
 		g_ptr_array_add(declared, g_strdup_printf("${O}/sm_%s.cubin", pa->id));
 	}
+	GPtrArray *check = !ptxas && pa->ptxcheck ? argv_copy(pa->ptxcheck) : NULL;
 	if (!ptxas || a->ptx) {
 		const char *ext = pa->lto ? "ltoir" : "ptx";
 		char *ir = g_strdup_printf(P_O "/compute_%s.%s", pa->id, ext);
@@ -347,6 +348,8 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 		argv_subst(cicc, ir, tmp);
 		if (ptxas)
 			argv_subst(ptxas, ir, tmp);
+		if (check)
+			argv_subst(check, ir, tmp);
 		g_free(ptx);
 		ptx = tmp;
 		g_free(ir);
@@ -363,6 +366,12 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 		render_device_launcher(x, compile);
 		ed_render(compile, ptxas);
 		g_ptr_array_free(ptxas, TRUE);
+	}
+	if (check) { /* nvcc's check of a PTX-only arch's PTX, as it runs it */
+		ed_frag(x, compile, "and", NULL);
+		ed_measured(x, compile);
+		ed_render(compile, check);
+		g_ptr_array_free(check, TRUE);
 	}
 	if (x->cache) {
 		/* the cache: what cicc and ptxas make, keyed by the preprocessed

@@ -318,10 +318,26 @@ gboolean cg_split_defines(const char *s, GPtrArray *out, GError **err)
 			return TRUE;
 		GString *w = g_string_new(NULL);
 		if (*p == '"') {
-			/* the whole word quoted: its text, unquoted */
-			const char *end = strchr(p + 1, '"');
-			if (!end) {
+			/* the whole word quoted: its text, unquoted, \" and \\
+			 * in it a quote and a backslash (as CMake reads
+			 * "NAME=extern \"C\"") */
+			const char *q = p + 1;
+			while (*q && *q != '"') {
+				if (q[0] == '\\' && (q[1] == '"' || q[1] == '\\'))
+					q++;
+				g_string_append_c(w, *q++);
+			}
+			if (!*q) {
 				cg_error(err, "unterminated '\"' in list");
+				g_string_free(w, TRUE);
+				return FALSE;
+			}
+			p = q + 1;
+		} else if (*p == '\'') {
+			/* or in single quotes: the text inside, as it is */
+			const char *end = strchr(p + 1, '\'');
+			if (!end) {
+				cg_error(err, "unterminated \"'\" in list");
 				g_string_free(w, TRUE);
 				return FALSE;
 			}

@@ -28,6 +28,13 @@ static void test_gencode(void)
 	gencode("--generate-code=arch=compute_75,code=sm_75 --generate-code arch=compute_80,code=\"[sm_80,compute_80]\"",
 		"75 80", "80");
 	gencode("-gencode=arch=compute_90a,code=sm_90a", "90a", "none");
+	/* a family arch: nvcc builds sm_100f from code=sm_100 too */
+	gencode("-gencode=arch=compute_100f,code=sm_100", "100f", "none");
+	gencode("--generate-code=arch=compute_100f,code=[sm_100,compute_100f]", "100f", "100f");
+	gencode("-gencode=arch=compute_100f,code=sm_103", NULL, NULL);
+	gencode("-gencode=arch=compute_90a,code=sm_90", NULL, NULL);
+	/* a PTX-only last entry, as CuPy writes it */
+	gencode("-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_120,code=compute_120", "80 compute_120", "none");
 	gencode("arch=compute_80,code=compute_80", "compute_80", "none");
 	gencode("-arch=sm_86", "86", "86");
 	gencode("-arch sm_86", "86", "86");

@@ -25,6 +25,11 @@ static void test_flags_taken(void)
 	g_assert_false(f.dlto);
 	g_assert_cmpstr(f.rest, ==, "-O3 -lineinfo");
 	cudaflags_clear(&f);
+	/* -t2: the number attached, as nvcc takes it (CuPy's spelling) */
+	g_assert_true(cudaflags_read("-O2 -t2", &f, &bad, &why, &owned));
+	g_assert_cmpint(f.threads, ==, 2);
+	g_assert_cmpstr(f.rest, ==, "-O2");
+	cudaflags_clear(&f);
 	g_assert_true(cudaflags_read("--std c++14 -t=0 -dc -dlto -Xptxas -v", &f, &bad, &why, &owned));
 	g_assert_cmpstr(f.std, ==, "c++14");
 	g_assert_cmpint(f.threads, ==, 0);
@@ -82,6 +87,11 @@ static void test_split_defines(void)
 		{ "MAX(a,b)=((a)>(b)?(a):(b)) X", { "MAX(a,b)=((a)>(b)?(a):(b))", "X" } },
 		{ "\"NAME=a b\",Z", { "NAME=a b", "Z" } },
 		{ "Q=\"say \\\"hi\\\"\"", { "Q=\"say \\\"hi\\\"\"" } },
+		/* a value with a space and quotes (Cython's CYTHON_EXTERN_C),
+		 * whole in double quotes with \" inside, or in single quotes */
+		{ "\"CYTHON_EXTERN_C=extern \\\"C\\\"\" B", { "CYTHON_EXTERN_C=extern \"C\"", "B" } },
+		{ "'CYTHON_EXTERN_C=extern \"C\"',B", { "CYTHON_EXTERN_C=extern \"C\"", "B" } },
+		{ "\"P=a\\\\b\"", { "P=a\\b" } },
 		{ "  ", { NULL } },
 	};
 	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
