@@ -91,6 +91,22 @@ static gboolean one_line(const char *s)
 	return TRUE;
 }
 
+/* A repository the jobs can clone: a URL (SCHEME://...) or git's
+ * scp-like HOST:PATH, not a path on this machine (which a hosted runner
+ * does not have) nor an option (git clone --upload-pack=...). */
+static gboolean remote_url(const char *repo)
+{
+	if (*repo == '-' || *repo == '/' || *repo == '.' || *repo == '~')
+		return FALSE;
+	const char *colon = strchr(repo, ':');
+	if (!colon || colon == repo)
+		return FALSE;
+	if (g_str_has_prefix(colon, "://"))
+		return TRUE;
+	/* HOST:PATH, with no slash before the colon (git's own rule) */
+	return !memchr(repo, '/', (gsize)(colon - repo));
+}
+
 int cmd_ci(int argc, char **argv)
 {
 	char *provider = NULL, *output = NULL, *image = NULL, *repo = NULL, *ref = NULL, *runner = NULL;
@@ -168,6 +184,13 @@ int cmd_ci(int argc, char **argv)
 	    strchr(ref, '\\') || *ref == '-') {
 		cg_usage_error(&err, "--cugen-repo and --cugen-ref take a URL and a commit, without quotes, "
 				     "backslashes or control characters");
+		goto out;
+	}
+	if (!remote_url(repo)) {
+		cg_usage_error(&err, "the cugen repository '%s' is %s, which the CI's runners cannot clone: give "
+				     "--cugen-repo with the URL of one they can reach (https://..., git@HOST:PATH), or "
+				     "file://PATH for runners on this machine",
+			       repo, *repo == '-' ? "an option, not a URL" : "a local path");
 		goto out;
 	}
 	for (gsize i = 0; a.defines && a.defines[i]; i++)

