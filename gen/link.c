@@ -394,6 +394,10 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 	}
 
 	GPtrArray *host = argv_copy(s->dlink->host);
+	GPtrArray *maps = resolve_prefix_maps(x->r);
+	for (guint k = maps->len; k-- > 0;)
+		g_ptr_array_insert(host, 1, g_strdup(g_ptr_array_index(maps, k)));
+	g_ptr_array_free(maps, TRUE);
 	argv_subst(host, P_REG, first);
 	argv_subst(host, P_OUT, P_OUT TMP);
 	c = g_string_new(NULL);

@@ -14,6 +14,31 @@ char *resolve_rel(const Resolved *x, const char *abs)
 	return g_strdup(abs);
 }
 
+GPtrArray *resolve_prefix_maps(const Resolved *x)
+{
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	if (x->c->module_id_absolute)
+		return w;
+	char *src = resolve_rel(x, x->c->srcdir);
+	g_ptr_array_add(w, g_strconcat("-ffile-prefix-map=", src, g_str_has_suffix(src, "/") ? "" : "/", "=", NULL));
+	g_ptr_array_add(w, g_strconcat("-fdebug-prefix-map=", x->builddir, "=.", NULL));
+	g_free(src);
+	return w;
+}
+
+/* The host passes of a CUDA TU (its preprocess: __FILE__; its compile:
+ * the line markers' names in debug info) get resolve_prefix_maps's words
+ * right after the compiler, before the user's flags. */
+static void map_host_names(const Resolved *x, RTarget *s)
+{
+	GPtrArray *maps = resolve_prefix_maps(x);
+	GPtrArray *all[] = { s->pipe->host_pp, s->pipe->host_cc };
+	for (gsize i = 0; i < G_N_ELEMENTS(all); i++)
+		for (guint k = maps->len; k-- > 0;)
+			g_ptr_array_insert(all[i], 1, g_strdup(g_ptr_array_index(maps, k)));
+	g_ptr_array_free(maps, TRUE);
+}
+
 /* ---- nvcc flag sets ---- */
 
 static char *escape_commas(const char *s)
@@ -477,8 +502,10 @@ static gboolean prepare_target(Resolved *x, Target *t, GError **err)
 			s->tu = TRUE;
 		}
 	}
-	if (s->pipe)
+	if (s->pipe) {
 		seed_steps(s);
+		map_host_names(x, s);
+	}
 	if (s->pipe && !x->c->module_id_absolute) {
 		/* relative module ids: one path seeds both names (one variable) */
 		GPtrArray *all[] = { s->pipe->host_pp, s->pipe->cudafe, s->pipe->host_cc };

@@ -63,6 +63,12 @@ const RTarget *resolved_target(const Resolved *r, const Target *t);
 /* The -frandom-seed value of target t's TU FILE (a path or a
  * placeholder): what makes its module id deterministic (resolve.c). */
 char *resolve_seed(const Target *t, const char *file);
+/* With relative module ids, the host compiler's words that make the
+ * names host objects record (__FILE__, debug info) the same in every
+ * layout: -ffile-prefix-map=SRC/= (the project as the commands name it:
+ * its files become project-relative) and -fdebug-prefix-map=BUILDDIR=.
+ * (the compilation directory); none with module_id = absolute. */
+GPtrArray *resolve_prefix_maps(const Resolved *r);
 /* A path for commands: relative to the build directory when that is
  * inside the project (the checkout's location then does not matter),
  * else absolute. */

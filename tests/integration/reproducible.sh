@@ -4,7 +4,8 @@
 # Built in two checkouts (one deep, its build directory outside it) every
 # output file is byte-identical: objects, libraries, the program, the
 # images. Shards of sm_80 and sm_90 built in two more placements combine
-# to exactly the single build's files. The module ids are the ones
+# to exactly the single build's files. __FILE__ (assert) in host code
+# and host debug info (-g) hold project-relative names, no build path. The module ids are the ones
 # `nvcc -frandom-seed=TARGET:PATH` gives, and a user's own -frandom-seed
 # is left alone. A shard made by another cugen is combined where its
 # rules are this build's and refused, naming both versions, where not; a
@@ -46,6 +47,18 @@ same_outputs "$WORK/a/build" "$WORK/out/b" "two places" 30
 for id in "$WORK"/a/build/obj/*/*/*.cu.p/id; do
 	grep -q '_[0-9a-f]\{8\}_[0-9]\{1,7\}$' "$id" && die "$id ends in a process id: $(cat "$id")"
 done
+
+note "with host debug info too (-g): the same objects in both places"
+cd "$WORK/a" || exit 1
+run "$CUGEN" setup -B gbuild -D cuda.host_flags="-O2 -g" -D target.tmpl_app.cxxflags="-O2 -g"
+build gbuild >/dev/null
+cd "$WORK/deep/er/b" || exit 1
+run "$CUGEN" setup -B "$WORK/out/g" -D cuda.host_flags="-O2 -g" -D target.tmpl_app.cxxflags="-O2 -g"
+build "$WORK/out/g" >/dev/null
+same_outputs "$WORK/a/gbuild" "$WORK/out/g" "two places, -g" 30
+# (debug info names the sources project-relative, and no build path)
+strings -a "$WORK/out/g/obj/tmpl/lib/scale.cu.p/host.o" | grep -q "$WORK" && die "a build path is in a -g host object"
+strings -a "$WORK/out/g/tmpl_app" | grep -qx 'lib/scale.cu' || die "the program's debug info does not name lib/scale.cu"
 
 note "the ids are nvcc -frandom-seed=TARGET:PATH's"
 cd "$WORK/a" || exit 1

@@ -4,6 +4,7 @@
  *
  * Exit status: 0 PASS, 1 FAIL, 77 SKIP (no CUDA device), 2 bad usage.
  */
+#include <cassert>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -100,6 +101,7 @@ int main(int argc, char **argv)
 		return help ? 0 : 2;
 	}
 	int count = 0;
+	assert(argc == 1);
 	if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
 		printf("tmpl_app: SKIP no CUDA device\n");
 		return 77;

@@ -3,6 +3,8 @@
  * under a name that holds the TU's module id) and its launcher, defined
  * only through explicit instantiations.
  */
+#include <cassert>
+
 #include "tmpl/tmpl.h"
 
 namespace {
@@ -16,6 +18,7 @@ template <typename T> __global__ void scale_kernel(T *d, T s, int n)
 
 template <typename T> cudaError_t tmpl_scale(T *d, T s, int n)
 {
+	assert(n >= 0); /* (its message names this file: __FILE__) */
 	scale_kernel<T><<<(n + 255) / 256, 256>>>(d, s, n);
 	return cudaGetLastError();
 }
