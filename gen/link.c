@@ -394,7 +394,7 @@ static char *device_link(Ctx *x, TState *s, GPtrArray *objs, GPtrArray *libs, GE
 	}
 
 	GPtrArray *host = argv_copy(s->dlink->host);
-	GPtrArray *maps = resolve_prefix_maps(x->r);
+	GPtrArray *maps = resolve_prefix_maps(x->r, FALSE);
 	for (guint k = maps->len; k-- > 0;)
 		g_ptr_array_insert(host, 1, g_strdup(g_ptr_array_index(maps, k)));
 	g_ptr_array_free(maps, TRUE);

@@ -14,29 +14,40 @@ char *resolve_rel(const Resolved *x, const char *abs)
 	return g_strdup(abs);
 }
 
-GPtrArray *resolve_prefix_maps(const Resolved *x)
+GPtrArray *resolve_prefix_maps(const Resolved *x, gboolean preprocess)
 {
 	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
 	if (x->c->module_id_absolute)
 		return w;
 	char *src = resolve_rel(x, x->c->srcdir);
-	g_ptr_array_add(w, g_strconcat("-ffile-prefix-map=", src, g_str_has_suffix(src, "/") ? "" : "/", "=", NULL));
-	g_ptr_array_add(w, g_strconcat("-fdebug-prefix-map=", x->builddir, "=.", NULL));
+	const char *slash = g_str_has_suffix(src, "/") ? "" : "/";
+	if (preprocess) {
+		g_ptr_array_add(w, g_strconcat("-fmacro-prefix-map=", src, slash, "=", NULL));
+	} else {
+		g_ptr_array_add(w, g_strconcat("-ffile-prefix-map=", src, slash, "=", NULL));
+		g_ptr_array_add(w, g_strconcat("-fdebug-prefix-map=", x->builddir, "=.", NULL));
+	}
 	g_free(src);
 	return w;
 }
 
-/* The host passes of a CUDA TU (its preprocess: __FILE__; its compile:
- * the line markers' names in debug info) get resolve_prefix_maps's words
- * right after the compiler, before the user's flags. */
+static void insert_maps(const Resolved *x, GPtrArray *argv, gboolean preprocess)
+{
+	GPtrArray *maps = resolve_prefix_maps(x, preprocess);
+	for (guint k = maps->len; k-- > 0;)
+		g_ptr_array_insert(argv, 1, g_strdup(g_ptr_array_index(maps, k)));
+	g_ptr_array_free(maps, TRUE);
+}
+
+/* The host passes of a CUDA TU get resolve_prefix_maps's words right
+ * after the compiler, before the user's flags: its preprocess the
+ * __FILE__ map alone (the build directory stays out of the front end's
+ * command, which the compile cache's key holds), its compile the names
+ * the line markers give debug info and the compilation directory. */
 static void map_host_names(const Resolved *x, RTarget *s)
 {
-	GPtrArray *maps = resolve_prefix_maps(x);
-	GPtrArray *all[] = { s->pipe->host_pp, s->pipe->host_cc };
-	for (gsize i = 0; i < G_N_ELEMENTS(all); i++)
-		for (guint k = maps->len; k-- > 0;)
-			g_ptr_array_insert(all[i], 1, g_strdup(g_ptr_array_index(maps, k)));
-	g_ptr_array_free(maps, TRUE);
+	insert_maps(x, s->pipe->host_pp, TRUE);
+	insert_maps(x, s->pipe->host_cc, FALSE);
 }
 
 /* ---- nvcc flag sets ---- */

@@ -67,8 +67,9 @@ char *resolve_seed(const Target *t, const char *file);
  * names host objects record (__FILE__, debug info) the same in every
  * layout: -ffile-prefix-map=SRC/= (the project as the commands name it:
  * its files become project-relative) and -fdebug-prefix-map=BUILDDIR=.
- * (the compilation directory); none with module_id = absolute. */
-GPtrArray *resolve_prefix_maps(const Resolved *r);
+ * (the compilation directory); for a preprocess alone,
+ * -fmacro-prefix-map=SRC/=; none with module_id = absolute. */
+GPtrArray *resolve_prefix_maps(const Resolved *r, gboolean preprocess);
 /* A path for commands: relative to the build directory when that is
  * inside the project (the checkout's location then does not matter),
  * else absolute. */

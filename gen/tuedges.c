@@ -453,7 +453,7 @@ void ed_host_tu(Ctx *x, TState *s, Source *src, const char *in, const char *O)
 	if (*x->c->launcher)
 		ed_render_words(c, x->c->launcher);
 	ed_render_words(c, cxx ? x->tk->cxx : x->tk->cc);
-	GPtrArray *maps = resolve_prefix_maps(x->r);
+	GPtrArray *maps = resolve_prefix_maps(x->r, FALSE);
 	for (guint i = 0; i < maps->len; i++)
 		ed_render_arg(c, g_ptr_array_index(maps, i));
 	g_ptr_array_free(maps, TRUE);
