@@ -60,6 +60,27 @@ same_outputs "$WORK/a/gbuild" "$WORK/out/g" "two places, -g" 30
 strings -a "$WORK/out/g/obj/tmpl/lib/scale.cu.p/host.o" | grep -q "$WORK" && die "a build path is in a -g host object"
 strings -a "$WORK/out/g/tmpl_app" | grep -qx 'lib/scale.cu' || die "the program's debug info does not name lib/scale.cu"
 
+note "LTO: the same in both places too"
+cd "$WORK/a" || exit 1
+run "$CUGEN" setup -B lbuild -D target.tmpl_rdc.lto=yes
+build lbuild >/dev/null
+cd "$WORK/deep/er/b" || exit 1
+run "$CUGEN" setup -B "$WORK/out/l" -D target.tmpl_rdc.lto=yes
+build "$WORK/out/l" >/dev/null
+ls "$WORK"/out/l/obj/tmpl_rdc/rdc/*.cu.p/compute_80.ltoir >/dev/null 2>&1 || die "no LTO-IR was built"
+same_outputs "$WORK/a/lbuild" "$WORK/out/l" "two places, LTO" 30
+
+note "module_id = absolute: the ids of two builds of one checkout agree"
+cd "$WORK/a" || exit 1
+for b in abs1 abs2; do
+	run "$CUGEN" setup -B $b -D cuda.module_id=absolute
+	build $b obj/tmpl/lib/sum.cu.p/fe.cpp obj/tmpl_rdc/rdc/ops.cu.p/fe.cpp >/dev/null
+done
+for id in obj/tmpl/lib/sum.cu.p/id obj/tmpl_rdc/rdc/ops.cu.p/id; do
+	cmp -s "abs1/$id" "abs2/$id" || die "absolute module ids differ: $(cat "abs1/$id") $(cat "abs2/$id")"
+	grep -q '_[0-9a-f]\{8\}_[0-9]\{1,7\}$' "abs1/$id" && die "abs1/$id ends in a process id"
+done
+
 note "the ids are nvcc -frandom-seed=TARGET:PATH's"
 cd "$WORK/a" || exit 1
 "$NVCC" -c -std=c++17 -Iinclude -frandom-seed=tmpl:lib/scale.cu -arch=sm_80 lib/scale.cu -o "$WORK/scale.o" \
