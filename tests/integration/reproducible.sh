@@ -48,27 +48,19 @@ for id in "$WORK"/a/build/obj/*/*/*.cu.p/id; do
 	grep -q '_[0-9a-f]\{8\}_[0-9]\{1,7\}$' "$id" && die "$id ends in a process id: $(cat "$id")"
 done
 
-note "with host debug info too (-g): the same objects in both places"
+note "LTO and host debug info (-g): the same in both places too"
+G='-Dcuda.host_flags=-O2 -g'
 cd "$WORK/a" || exit 1
-run "$CUGEN" setup -B gbuild -D cuda.host_flags="-O2 -g" -D target.tmpl_app.cxxflags="-O2 -g"
-build gbuild >/dev/null
-cd "$WORK/deep/er/b" || exit 1
-run "$CUGEN" setup -B "$WORK/out/g" -D cuda.host_flags="-O2 -g" -D target.tmpl_app.cxxflags="-O2 -g"
-build "$WORK/out/g" >/dev/null
-same_outputs "$WORK/a/gbuild" "$WORK/out/g" "two places, -g" 30
-# (debug info names the sources project-relative, and no build path)
-strings -a "$WORK/out/g/obj/tmpl/lib/scale.cu.p/host.o" | grep -q "$WORK" && die "a build path is in a -g host object"
-strings -a "$WORK/out/g/tmpl_app" | grep -qx 'lib/scale.cu' || die "the program's debug info does not name lib/scale.cu"
-
-note "LTO: the same in both places too"
-cd "$WORK/a" || exit 1
-run "$CUGEN" setup -B lbuild -D target.tmpl_rdc.lto=yes
+run "$CUGEN" setup -B lbuild -D target.tmpl_rdc.lto=yes "$G" -D "target.tmpl_app.cxxflags=-O2 -g"
 build lbuild >/dev/null
 cd "$WORK/deep/er/b" || exit 1
-run "$CUGEN" setup -B "$WORK/out/l" -D target.tmpl_rdc.lto=yes
+run "$CUGEN" setup -B "$WORK/out/l" -D target.tmpl_rdc.lto=yes "$G" -D "target.tmpl_app.cxxflags=-O2 -g"
 build "$WORK/out/l" >/dev/null
 ls "$WORK"/out/l/obj/tmpl_rdc/rdc/*.cu.p/compute_80.ltoir >/dev/null 2>&1 || die "no LTO-IR was built"
-same_outputs "$WORK/a/lbuild" "$WORK/out/l" "two places, LTO" 30
+same_outputs "$WORK/a/lbuild" "$WORK/out/l" "two places, LTO, -g" 30
+# (debug info names the sources project-relative, and no build path)
+strings -a "$WORK/out/l/obj/tmpl/lib/scale.cu.p/host.o" | grep -q "$WORK" && die "a build path is in a -g host object"
+strings -a "$WORK/out/l/tmpl_app" | grep -qx 'lib/scale.cu' || die "the program's debug info does not name lib/scale.cu"
 
 note "module_id = absolute: the ids of two builds of one checkout agree"
 cd "$WORK/a" || exit 1
