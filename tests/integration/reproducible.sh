@@ -4,10 +4,11 @@
 # Built in two checkouts (one deep, its build directory outside it) every
 # output file is byte-identical: objects, libraries, the program, the
 # images. Shards of sm_80 and sm_90 built in two more placements combine
-# to exactly the single build's files. __FILE__ (assert) in host code
-# and host debug info (-g) hold project-relative names, no build path. The module ids are the ones
-# `nvcc -frandom-seed=TARGET:PATH` gives, and a user's own -frandom-seed
-# is left alone. A shard made by another cugen is combined where its
+# to exactly the single build's files. LTO and host debug info (-g) too;
+# __FILE__ (assert) in host code and debug info hold project-relative
+# names, no build path. The module ids are the ones
+# `nvcc -frandom-seed=TARGET:PATH` gives (with module_id = absolute too,
+# no process id), and a user's own -frandom-seed is left alone. A shard made by another cugen is combined where its
 # rules are this build's and refused, naming both versions, where not; a
 # shard built with --split-compile is refused by a reproducible build; a
 # module id that differs is explained, not blamed on the sources.
