@@ -7,9 +7,14 @@
  * written beside its place and renamed over it with its mode, a
  * binary's RUNPATH rewritten or removed (rpath.c), symbolic links made
  * the same way; then BUILDDIR/install_manifest.txt lists what was
- * installed, as CMake's does. ninja install and make install run it.
- * `cugen uninstall` (ninja uninstall, make uninstall, as Meson's) removes
- * the same destinations: files and links only, never a directory.
+ * installed, as CMake's does, and BUILDDIR/.cugen/installed.ini (sealed)
+ * records each path with what was put there: a file's size and hash, a
+ * link's target. Installs add to that record (a prefix or DESTDIR
+ * changed between them orphans nothing). ninja install and make install
+ * run it. `cugen uninstall` (ninja uninstall, make uninstall) removes the
+ * recorded paths (under $DESTDIR where one is given), each only where it
+ * still is what was installed; any other is left, said, and stays
+ * recorded. Files and links only, never a directory.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +28,11 @@
 
 #include "commands.h"
 #include "install.h"
+#include "safepath.h"
 #include "statefile.h"
+#include "util.h"
+
+#define INSTALLED ".cugen/installed.ini"
 
 /* dest is absolute, normalised, without "..", "." or a control character. */
 static gboolean dest_ok(const char *dest)
@@ -96,8 +105,34 @@ static gboolean entry_ok(GKeyFile *k, const char *g, const char *builddir, GErro
 	return ok;
 }
 
+/* What path holds now, as the record says it: "file SIZE SHA256",
+ * "link TARGET", or NULL (nothing, or something else). */
+static char *holds(const char *path)
+{
+	GStatBuf st;
+	if (g_lstat(path, &st) != 0)
+		return NULL;
+	if (S_ISLNK(st.st_mode)) {
+		char *to = g_file_read_link(path, NULL);
+		char *r = to ? g_strconcat("link ", to, NULL) : NULL;
+		g_free(to);
+		return r;
+	}
+	if (!S_ISREG(st.st_mode))
+		return NULL;
+	gsize len = 0;
+	char *data = cg_read_regular(path, CG_READ_MAX, TRUE, &len, NULL);
+	if (!data)
+		return NULL;
+	char *sum = cg_hash_hex(data, len);
+	char *r = g_strdup_printf("file %" G_GSIZE_FORMAT " %s", len, sum);
+	g_free(sum);
+	g_free(data);
+	return r;
+}
+
 static gboolean install_one(GKeyFile *k, const char *g, const char *builddir, const char *destdir, GString *done,
-			    GError **err)
+			    GKeyFile *record, GError **err)
 {
 	char *kind = g_key_file_get_string(k, g, "kind", NULL), *src = g_key_file_get_string(k, g, "src", NULL);
 	char *dest = g_key_file_get_string(k, g, "dest", NULL), *mode = g_key_file_get_string(k, g, "mode", NULL);
@@ -129,8 +164,12 @@ static gboolean install_one(GKeyFile *k, const char *g, const char *builddir, co
 		g_free(data);
 		g_free(from);
 	}
-	if (ok)
+	if (ok) {
 		g_string_append_printf(done, "%s\n", path);
+		char *what = holds(path);
+		g_key_file_set_string(record, path, "holds", what ? what : "");
+		g_free(what);
+	}
 	g_free(dir);
 	g_free(path);
 	g_free(drop);
@@ -142,28 +181,84 @@ static gboolean install_one(GKeyFile *k, const char *g, const char *builddir, co
 	return ok;
 }
 
-/* Remove group g's destination under destdir, where it is a file or a
- * link (a directory or anything else stays, and is an error). */
-static gboolean uninstall_one(GKeyFile *k, const char *g, const char *destdir, GError **err)
+/* Remove a recorded path where it still holds what was installed;
+ * TRUE when it is gone (now or before), FALSE when it was left. */
+static gboolean uninstall_one(GKeyFile *record, const char *path, GError **err)
 {
-	char *dest = g_key_file_get_string(k, g, "dest", NULL);
-	char *path = destdir && *destdir ? g_strconcat(destdir, dest, NULL) : g_strdup(dest);
+	char *want = g_key_file_get_string(record, path, "holds", NULL);
+	char *now = holds(path);
 	GStatBuf st;
-	gboolean ok = TRUE;
+	gboolean gone = TRUE;
 	if (g_lstat(path, &st) != 0) {
 		printf("-- Not installed: %s\n", path);
-	} else if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
-		cg_error(err, "cannot uninstall '%s': not a file or a link", path);
-		ok = FALSE;
+	} else if (!now || !want || strcmp(now, want) != 0) {
+		printf("-- Left (not what was installed there): %s\n", path);
+		gone = FALSE;
 	} else if (g_unlink(path) != 0) {
 		cg_error(err, "cannot uninstall '%s': %s", path, g_strerror(errno));
-		ok = FALSE;
+		gone = FALSE;
 	} else {
 		printf("-- Removing: %s\n", path);
 	}
+	g_free(now);
+	g_free(want);
+	return gone;
+}
+
+static gboolean save_record(const char *builddir, GKeyFile *record, GError **err)
+{
+	char *path = g_build_filename(builddir, INSTALLED, NULL);
+	gsize n = 0;
+	char *text = g_key_file_to_data(record, &n, NULL);
+	GString *sealed = state_seal("installed", g_string_new_len(text, (gssize)n));
+	gboolean ok = g_file_set_contents(path, sealed->str, (gssize)sealed->len, err);
+	g_string_free(sealed, TRUE);
+	g_free(text);
 	g_free(path);
-	g_free(dest);
 	return ok;
+}
+
+/* uninstall: the recorded paths (those under destdir where one is
+ * given), last installed first (links before what they point at). */
+static int uninstall_recorded(const char *builddir, const char *destdir)
+{
+	char *rpath = g_build_filename(builddir, INSTALLED, NULL);
+	GKeyFile *record = g_key_file_new();
+	GError *err = NULL;
+	int rc = 0;
+	if (!state_load_keyfile(record, rpath, "installed")) {
+		printf("-- Nothing recorded as installed from %s\n", builddir);
+	} else {
+		gsize n = 0;
+		char **paths = g_key_file_get_groups(record, &n);
+		guint left = 0, seen = 0;
+		for (gsize i = n; !rc && i-- > 0;) {
+			const char *p = paths[i];
+			gboolean under = !destdir || !*destdir || (g_str_has_prefix(p, destdir) && p[strlen(destdir)] == '/');
+			if (!under || !g_path_is_absolute(p))
+				continue;
+			seen++;
+			if (uninstall_one(record, p, &err))
+				g_key_file_remove_group(record, p, NULL);
+			else if (err)
+				rc = cg_report(err);
+			else
+				left++;
+			g_clear_error(&err);
+		}
+		if (!seen)
+			printf("-- Nothing recorded as installed from %s%s%s\n", builddir, destdir && *destdir ? " under " : "",
+			       destdir && *destdir ? destdir : "");
+		if (left)
+			printf("-- %u file%s left: changed or replaced since cugen installed them\n", left, left == 1 ? "" : "s");
+		g_strfreev(paths);
+		if (!save_record(builddir, record, &err))
+			rc = cg_report(err);
+		g_clear_error(&err);
+	}
+	g_key_file_free(record);
+	g_free(rpath);
+	return rc;
 }
 
 static int run(int argc, char **argv, gboolean uninstall)
@@ -210,6 +305,19 @@ static int run(int argc, char **argv, gboolean uninstall)
 		g_free(destdir);
 		destdir = abs;
 	}
+	if (uninstall) {
+		int r = uninstall_recorded(builddir, destdir);
+		char *list = g_build_filename(builddir, "install_manifest.txt", NULL);
+		if (!r && g_unlink(list) != 0 && errno != ENOENT) {
+			cg_error(&err, "cannot remove '%s': %s", list, g_strerror(errno));
+			r = cg_report(err);
+			g_clear_error(&err);
+		}
+		g_free(list);
+		g_free(destdir);
+		g_free(builddir);
+		return r;
+	}
 	char *mpath = g_build_filename(builddir, INSTALL_MANIFEST, NULL);
 	GKeyFile *k = g_key_file_new();
 	int rc = 0;
@@ -225,22 +333,25 @@ static int run(int argc, char **argv, gboolean uninstall)
 		for (gsize i = 0; !rc && i < n; i++)
 			if (g_str_has_prefix(groups[i], "file ") && !entry_ok(k, groups[i], builddir, &err))
 				rc = cg_report(err);
-		for (gsize i = 0; !rc && !uninstall && i < n; i++)
-			if (g_str_has_prefix(groups[i], "file ") && !install_one(k, groups[i], builddir, destdir, done, &err))
-				rc = cg_report(err);
-		/* links before what they point at: the reverse of install order */
-		for (gsize i = n; !rc && uninstall && i-- > 0;)
-			if (g_str_has_prefix(groups[i], "file ") && !uninstall_one(k, groups[i], destdir, &err))
+		/* the record of earlier installs, added to (a path installed
+		 * again moves to the end: uninstall goes in reverse) */
+		char *rpath = g_build_filename(builddir, INSTALLED, NULL);
+		GKeyFile *record = g_key_file_new();
+		state_load_keyfile(record, rpath, "installed");
+		g_free(rpath);
+		for (gsize i = 0; !rc && i < n; i++)
+			if (g_str_has_prefix(groups[i], "file ") &&
+			    !install_one(k, groups[i], builddir, destdir, done, record, &err))
 				rc = cg_report(err);
 		g_clear_error(&err);
 		g_strfreev(groups);
+		/* (recorded also after a failure: what was installed is there) */
+		if (!save_record(builddir, record, &err) && !rc)
+			rc = cg_report(err);
+		g_clear_error(&err);
+		g_key_file_free(record);
 		char *list = g_build_filename(builddir, "install_manifest.txt", NULL);
-		if (uninstall) {
-			if (!rc && g_unlink(list) != 0 && errno != ENOENT) {
-				cg_error(&err, "cannot remove '%s': %s", list, g_strerror(errno));
-				rc = cg_report(err);
-			}
-		} else if (!rc && !g_file_set_contents(list, done->str, (gssize)done->len, &err))
+		if (!rc && !g_file_set_contents(list, done->str, (gssize)done->len, &err))
 			rc = cg_report(err);
 		g_clear_error(&err);
 		g_free(list);

@@ -100,12 +100,38 @@ make -C "$WORK/m-multi" uninstall DESTDIR="$WORK/st-make" >"$WORK/un.log" 2>&1 |
 left=$(find "$WORK/st-make" ! -type d)
 [ -z "$left" ] || die "make uninstall left: $left"
 "$CUGEN" uninstall -B "$WORK/m-multi" --destdir "$WORK/st-make" >"$WORK/un.log" 2>&1 || die "a second uninstall failed"
-grep -q '^-- Not installed: ' "$WORK/un.log" || die "a second uninstall did not say what was not installed"
-# a directory where a file was installed stays, and is an error
-mkdir -p "$WORK/st-dir/usr/local/include/multi/multi.h"
-"$CUGEN" uninstall -B "$WORK/m-multi" --destdir "$WORK/st-dir" >"$WORK/un.log" 2>&1 && die "uninstall took a directory for a file"
-grep -q "multi.h': not a file or a link" "$WORK/un.log" || { cat "$WORK/un.log"; die "no error for a directory"; }
-[ -d "$WORK/st-dir/usr/local/include/multi/multi.h" ] || die "uninstall removed a directory"
+grep -q '^-- Nothing recorded as installed from ' "$WORK/un.log" || { cat "$WORK/un.log"; die "a second uninstall did not say nothing was left to remove"; }
+
+note "uninstall removes only what install wrote, as it wrote it"
+# another package's files at this build's destinations, nothing installed
+# from it: nothing is removed
+mkdir -p "$WORK/st-other/usr/local/include/multi" "$WORK/st-other/usr/local/lib"
+echo theirs >"$WORK/st-other/usr/local/include/multi/multi.h"
+echo theirs >"$WORK/st-other/usr/local/lib/libmulti.a"
+run "$CUGEN" setup -S "$WORK/multi" -B "$WORK/u-multi" $A --prefix /usr/local
+DESTDIR=$WORK/st-other "$NINJA" -C "$WORK/u-multi" uninstall >"$WORK/un.log" 2>&1 || { cat "$WORK/un.log"; die "uninstall failed"; }
+grep -q Removing "$WORK/un.log" && { cat "$WORK/un.log"; die "uninstall removed files it never installed"; }
+[ "$(cat "$WORK/st-other/usr/local/include/multi/multi.h")" = theirs ] || die "another package's header is gone"
+# a file changed since it was installed stays, and is said; the rest goes
+build "$WORK/u-multi" >/dev/null
+DESTDIR=$WORK/st-chg "$NINJA" -C "$WORK/u-multi" install >/dev/null 2>&1 || die "install failed"
+echo '/* edited */' >>"$WORK/st-chg/usr/local/include/multi/multi.h"
+DESTDIR=$WORK/st-chg "$NINJA" -C "$WORK/u-multi" uninstall >"$WORK/un.log" 2>&1 || { cat "$WORK/un.log"; die "uninstall failed"; }
+grep -qx -- "-- Left (not what was installed there): $WORK/st-chg/usr/local/include/multi/multi.h" "$WORK/un.log" &&
+	grep -qx -- '-- 1 file left: changed or replaced since cugen installed them' "$WORK/un.log" ||
+	{ cat "$WORK/un.log"; die "uninstall did not say what it left"; }
+[ "$(find "$WORK/st-chg" ! -type d)" = "$WORK/st-chg/usr/local/include/multi/multi.h" ] ||
+	{ find "$WORK/st-chg" ! -type d; die "uninstall removed the edited file, or left others"; }
+# a prefix changed between installs orphans nothing
+rm -rf "$WORK/st-pre"
+for pre in /opt/one /opt/two; do
+	run "$CUGEN" setup -S "$WORK/multi" -B "$WORK/u-multi" $A --prefix $pre
+	DESTDIR=$WORK/st-pre "$NINJA" -C "$WORK/u-multi" install >/dev/null 2>&1 || die "install into $pre failed"
+done
+[ -f "$WORK/st-pre/opt/one/include/multi/multi.h" ] && [ -f "$WORK/st-pre/opt/two/include/multi/multi.h" ] ||
+	die "the two installs are not both there"
+DESTDIR=$WORK/st-pre "$NINJA" -C "$WORK/u-multi" uninstall >"$WORK/un.log" 2>&1 || { cat "$WORK/un.log"; die "uninstall failed"; }
+[ -z "$(find "$WORK/st-pre" ! -type d)" ] || { find "$WORK/st-pre" ! -type d; die "uninstall after a prefix change left files"; }
 "$NINJA" -C "$WORK/b-multi" help | grep -q 'uninstall: remove what install installed' || die "ninja help does not list uninstall"
 
 note "a downstream program: pkg-config and CMake against the installed prefix"
