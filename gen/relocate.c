@@ -62,8 +62,27 @@ static gboolean path_word(const char *w)
 	       strcmp(w, "..") == 0;
 }
 
+/* gcc's OLD=NEW maps (cugen's: -fmacro-prefix-map=SRC/=): OLD a path. */
+static const char *const map_opts[] = { "-fmacro-prefix-map=", "-ffile-prefix-map=", "-fdebug-prefix-map=", NULL };
+
 static char *reloc_word(const char *w, const Places *p)
 {
+	for (gsize i = 0; map_opts[i]; i++) {
+		gsize n = strlen(map_opts[i]);
+		const char *eq = strncmp(w, map_opts[i], n) == 0 ? strchr(w + n, '=') : NULL;
+		if (!eq || eq == w + n)
+			continue;
+		char *old = g_strndup(w + n, (gsize)(eq - w - n));
+		gsize len = strlen(old);
+		gboolean slash = len > 1 && old[len - 1] == '/';
+		if (slash)
+			old[len - 1] = '\0';
+		char *r = path_word(old) ? reloc_path(old, p) : g_strdup(old);
+		char *o = g_strconcat(map_opts[i], r, slash ? "/" : "", eq, NULL);
+		g_free(r);
+		g_free(old);
+		return o;
+	}
 	for (gsize i = 0; path_opts[i]; i++) {
 		gsize n = strlen(path_opts[i]);
 		if (strncmp(w, path_opts[i], n) == 0 && w[n] && w[n] != '$') {

@@ -39,7 +39,7 @@ static void insert_maps(const Resolved *x, GPtrArray *argv, gboolean preprocess)
 	g_ptr_array_free(maps, TRUE);
 }
 
-/* The host passes of a CUDA TU get resolve_prefix_maps's words right
+/* The passes of a CUDA TU get resolve_prefix_maps's words right
  * after the compiler, before the user's flags: its preprocess the
  * __FILE__ map alone (the build directory stays out of the front end's
  * command, which the compile cache's key holds), its compile the names
@@ -48,6 +48,11 @@ static void map_host_names(const Resolved *x, RTarget *s)
 {
 	insert_maps(x, s->pipe->host_pp, TRUE);
 	insert_maps(x, s->pipe->host_cc, FALSE);
+	/* and every device preprocess: __FILE__ in device code (assert,
+	 * a project's own NO_DEVICE_CODE messages) is in the images; shards
+	 * compare the map by layout-free names (relocate.c) */
+	for (guint i = 0; i < s->pipe->archs->len; i++)
+		insert_maps(x, ((PipeArch *)g_ptr_array_index(s->pipe->archs, i))->pp, TRUE);
 }
 
 /* ---- nvcc flag sets ---- */

@@ -1,7 +1,10 @@
 /*
  * axpy.cu -- a kernel template calling ops.cu's tmpl_fma across TUs, and
- * a file-static device counter (in rdc its name holds the module id).
+ * a file-static device counter (in rdc its name holds the module id),
+ * and a device assert (its message names this file).
  */
+#include <cassert>
+
 #include "tmpl/tmpl.h"
 
 template <typename T> __device__ T tmpl_fma(T a, T x, T y);
@@ -14,6 +17,7 @@ namespace {
 template <typename T> __global__ void axpy_kernel(T a, const T *x, T *y, int n)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	assert(n >= 0); /* device code naming this file too (__FILE__) */
 	if (i < n) {
 		y[i] = tmpl_fma(a, x[i], y[i]);
 		atomicAdd(&elements, 1u);
