@@ -67,15 +67,53 @@ char *install_rpath(const Config *c, const Toolkit *tk, const Target *t)
 typedef struct {
 	GKeyFile *k;
 	guint n;
-	GHashTable *dests; /* two targets may install the same header */
+	GHashTable *dests; /* dest -> what is installed there ("SRC\nWHO") */
+	const Target *who; /* the target whose entries these are, or NULL */
+	const Target *at;  /* the target being installed (errors are at its line) */
+	GError **err;      /* the first destination two sources share */
+	const char *srcdir;
 } Manifest;
 
+/* A source as messages name it: a project file by its project path. */
+static char *shown_src(const Manifest *m, const char *src)
+{
+	gsize n = strlen(m->srcdir);
+	if (strncmp(src, m->srcdir, n) == 0 && src[n] == '/')
+		return g_strdup(src + n + 1);
+	return g_strdup(src);
+}
+
+/* One destination, one source: two targets may install the same header,
+ * but no two files one destination (a header named like a library, a
+ * generated .pc or CMake file, another target's header). */
 static void entry(Manifest *m, const char *kind, const char *src, const char *dir, const char *name,
 		  const char *mode, const char *rpath, const char *drop)
 {
 	char *dest = g_build_filename(dir, name, NULL);
-	if (!g_hash_table_add(m->dests, dest))
+	const char *had = g_hash_table_lookup(m->dests, dest);
+	if (had) {
+		/* (what is kept: "SRC\nWHO") */
+		gsize n = strlen(src);
+		if ((strncmp(had, src, n) != 0 || had[n] != '\n') && !*m->err) {
+			const char *who = strchr(had, '\n') + 1;
+			char *first = g_strndup(had, (gsize)(who - 1 - had));
+			char *a = shown_src(m, first), *b = shown_src(m, src);
+			char *msg = g_strdup_printf("'%s' would be installed from both '%s' (%s) and '%s' (%s%s)", dest, a, who,
+						    b, m->who ? "target " : "", m->who ? m->who->name : "cugen's own file");
+			g_free(a);
+			g_free(b);
+			g_free(first);
+			if (m->at)
+				cg_error_at(m->err, m->at->loc.file, m->at->loc.line, "%s", msg);
+			else
+				cg_error(m->err, "%s", msg);
+			g_free(msg);
+		}
+		g_free(dest);
 		return;
+	}
+	g_hash_table_insert(m->dests, dest,
+			    g_strdup_printf("%s\n%s%s", src, m->who ? "target " : "", m->who ? m->who->name : "cugen's own file"));
 	char *g = g_strdup_printf("file %u", ++m->n);
 	g_key_file_set_string(m->k, g, "kind", kind);
 	g_key_file_set_string(m->k, g, "src", src);
@@ -96,10 +134,11 @@ static char *elf_rpath(const Resolved *r, const Target *t)
 	return rp ? rp : g_strdup("");
 }
 
-void install_stage(Stage *st, const Resolved *r, const char *builddir)
+gboolean install_stage(Stage *st, const Resolved *r, const char *builddir, GError **err)
 {
 	const Config *c = r->c;
-	Manifest m = { g_key_file_new(), 0, g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
+	Manifest m = { g_key_file_new(), 0, g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free), NULL, NULL,
+		      err, c->srcdir };
 	char *lib = install_libdir(c, r->tk);
 	char *libdir = install_dir(c, lib), *bindir = install_dir(c, c->bindir);
 	char *incdir = install_dir(c, c->includedir);
@@ -115,6 +154,7 @@ void install_stage(Stage *st, const Resolved *r, const char *builddir)
 			continue;
 		char *out = target_output_name(t), *real = target_real_name(t), *so = target_soname(t);
 		char *rp = elf_rpath(r, t);
+		m.who = m.at = t;
 		switch (t->type) {
 		case TGT_EXECUTABLE:
 			entry(&m, "elf", out, bindir, out, "755", rp, drop);
@@ -142,7 +182,9 @@ void install_stage(Stage *st, const Resolved *r, const char *builddir)
 			char *src = g_build_filename(INSTALL_FILES, pc, NULL);
 			char *path = g_build_filename(builddir, src, NULL);
 			stage_add(st, path, install_pc_file(r, t));
+			m.who = NULL; /* (cugen's own file) */
 			entry(&m, "file", src, pcdir, pc, "644", NULL, NULL);
+			m.who = t;
 			g_free(path);
 			g_free(src);
 			g_free(pc);
@@ -151,6 +193,7 @@ void install_stage(Stage *st, const Resolved *r, const char *builddir)
 		g_free(real);
 		g_free(out);
 	}
+	m.who = NULL;
 	if (libs) {
 		char *cmakedir = g_build_filename(libdir, "cmake", c->name, NULL);
 		const char *kinds[] = { "Config.cmake", "ConfigVersion.cmake" };
@@ -180,6 +223,7 @@ void install_stage(Stage *st, const Resolved *r, const char *builddir)
 	g_free(bindir);
 	g_free(libdir);
 	g_free(lib);
+	return !*err;
 }
 
 /* s with each '$' doubled (ninja's and make's escape of a dollar). */

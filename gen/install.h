@@ -29,8 +29,9 @@ char *install_dir(const Config *c, const char *dir);
  * ($ORIGIN/../lib for a program, $ORIGIN for a library), else NULL. */
 char *install_rpath(const Config *c, const Toolkit *tk, const Target *t);
 
-/* Stage the manifest and the package files into st. */
-void install_stage(Stage *st, const Resolved *r, const char *builddir);
+/* Stage the manifest and the package files into st; FALSE (err at the
+ * target's line) where two files would be installed at one destination. */
+gboolean install_stage(Stage *st, const Resolved *r, const char *builddir, GError **err);
 /* The install, clean and help targets, in build.ninja's syntax or the
  * Makefile's (make: clean is make.c's); archs: the arch-sm_XX list,
  * space separated; gated: build.ninja is a gate (gate.h). */

@@ -559,7 +559,10 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	p = g_build_filename(gen->builddir, ".cugen", "shard.spec", NULL);
 	stage_add(st, p, state_seal("shard-spec", spec));
 	g_free(p);
-	install_stage(st, gen->resolved, gen->builddir);
+	if (!install_stage(st, gen->resolved, gen->builddir, err)) {
+		stage_free(st);
+		return FALSE;
+	}
 	p = g_build_filename(gen->builddir, ENV_RECORD, NULL);
 	stage_add(st, p, envflags_record(gen->env));
 	g_free(p);

@@ -268,7 +268,7 @@ char *cf_join_flags(const char *a, const char *b)
  * would be written over them. */
 const char *const cf_reserved_targets[] = {
 	"all", "clean", "help", "install", "uninstall", "check", "test", "dist", "shard", "report",
-	"build.ninja", "Makefile", "obj", "compile_commands.json", "cugen.mk", NULL
+	"build.ninja", "Makefile", "obj", "compile_commands.json", "install_manifest.txt", "cugen.mk", NULL
 };
 
 /* A list of include directories (absolute, each checked) */
@@ -396,10 +396,18 @@ gboolean cf_read_data(Config *c, Target *t, Section *s, GError **err)
 }
 
 
-/* Every regular file under dir (recursively), sorted, appended to files. */
-static void dir_files(const char *dir, GPtrArray *files, int depth)
+/* Every regular file under dir (recursively), sorted, appended to files;
+ * each directory once (seen: real paths), so links back up the tree
+ * neither loop nor copy a tree twice. */
+static void dir_files(const char *dir, GPtrArray *files, GHashTable *seen)
 {
-	GDir *d = depth < 32 ? g_dir_open(dir, 0, NULL) : NULL;
+	char *real = realpath(dir, NULL);
+	if (!real || !g_hash_table_add(seen, g_strdup(real))) {
+		free(real);
+		return;
+	}
+	free(real);
+	GDir *d = g_dir_open(dir, 0, NULL);
 	if (!d)
 		return;
 	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
@@ -410,11 +418,24 @@ static void dir_files(const char *dir, GPtrArray *files, int depth)
 	for (guint i = 0; i < names->len; i++) {
 		const char *p = g_ptr_array_index(names, i);
 		if (path_is_dir(p))
-			dir_files(p, files, depth + 1);
+			dir_files(p, files, seen);
 		else if (path_is_file(p))
 			g_ptr_array_add(files, cg_path_norm(p));
 	}
 	g_ptr_array_free(names, TRUE);
+}
+
+/* Where f really is, when that is outside the project (a link to a file
+ * or a directory elsewhere), else NULL. */
+static char *outside_project(const Config *c, const char *f)
+{
+	char *real = realpath(f, NULL), *top = realpath(c->srcdir, NULL);
+	gsize n = top ? strlen(top) : 0;
+	gboolean in = real && top && strncmp(real, top, n) == 0 && (real[n] == '/' || !real[n]);
+	char *r = in ? NULL : g_strdup(real ? real : f);
+	free(real);
+	free(top);
+	return r;
 }
 
 /* Where header f goes under includedir: its path below the deepest of
@@ -456,7 +477,9 @@ gboolean cf_read_headers(Config *c, Target *t, Section *s, GError **err)
 				ok = FALSE;
 			}
 		} else if (path_is_dir(abs)) {
-			dir_files(abs, files, 0);
+			GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+			dir_files(abs, files, seen);
+			g_hash_table_destroy(seen);
 		} else if (path_is_file(abs)) {
 			g_ptr_array_add(files, cg_path_norm(abs));
 		} else {
@@ -466,7 +489,15 @@ gboolean cf_read_headers(Config *c, Target *t, Section *s, GError **err)
 		for (guint k = 0; ok && k < files->len; k++) {
 			const char *f = g_ptr_array_index(files, k);
 			char *dest = header_dest(t, f);
-			if (cf_first_control(f)) {
+			char *out = outside_project(c, f);
+			if (out) {
+				/* (what is installed comes from the project only) */
+				char *rel = cg_relpath(f, c->srcdir);
+				cf_word_error(err, e, w, FALSE, "header '%s' is a link to '%s', outside the project directory",
+					      rel, out);
+				g_free(rel);
+				ok = FALSE;
+			} else if (cf_first_control(f)) {
 				cf_word_error(err, e, w, FALSE, "header file name '%s' contains a control character", w);
 				ok = FALSE;
 			} else if (g_hash_table_contains(dests, dest)) {
@@ -482,6 +513,7 @@ gboolean cf_read_headers(Config *c, Target *t, Section *s, GError **err)
 				dest = NULL;
 			}
 			g_free(dest);
+			g_free(out);
 		}
 		g_ptr_array_free(files, TRUE);
 		g_free(abs);
