@@ -72,12 +72,12 @@ cugen-dist:
 install-exec-local: cugen-install
 cugen-install: cugen-all
 	$(AM_V_at)$(CUGEN_SETUP) >/dev/null
-	$(CUGEN) install -B $(CUGEN_BUILDDIR) --destdir '$(DESTDIR)'
+	$(CUGEN) install -B $(CUGEN_BUILDDIR) --destdir "$(DESTDIR)"
 
 uninstall-local: cugen-uninstall
 cugen-uninstall: $(CUGEN_BUILDDIR)/Makefile
 	$(AM_V_at)$(CUGEN_SETUP) >/dev/null
-	$(CUGEN) uninstall -B $(CUGEN_BUILDDIR) --destdir '$(DESTDIR)'
+	$(CUGEN) uninstall -B $(CUGEN_BUILDDIR) --destdir "$(DESTDIR)"
 
 clean-local: cugen-clean
 cugen-clean:

@@ -59,6 +59,10 @@ grep -qx "prefix=$WORK/pfx" "$D/lib64/pkgconfig/kshared.pc" && grep -qx 'libdir=
 make uninstall DESTDIR="$WORK/dd" >un.log 2>&1 || { tail -30 un.log; die "make uninstall failed"; }
 left=$(find "$WORK/dd" ! -type d)
 [ -z "$left" ] || die "make uninstall left: $left"
+# DESTDIR is quoted as automake quotes it: its quotes run nothing
+make install DESTDIR="$WORK/q';touch $WORK/pwned;'" >inst.log 2>&1 || { tail -30 inst.log; die "make install with quotes in DESTDIR failed"; }
+[ ! -e "$WORK/pwned" ] || die "a quote in DESTDIR ran a command"
+[ -d "$WORK/q';touch $WORK/pwned;'" ] || die "make install did not install under the quoted DESTDIR"
 note "make install prefix=DIR installs under DIR"
 make install prefix="$WORK/pfx2" libdir="$WORK/pfx2/lib" >inst2.log 2>&1 || { tail -30 inst2.log; die "make install prefix= failed"; }
 grep -qx "prefix=$WORK/pfx2" "$WORK/pfx2/lib/pkgconfig/kshared.pc" || die "make install prefix= did not move the .pc's prefix"
