@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "archspell.h"
+#include "cudaflags.h"
 #include "envflags.h"
 #include "util.h"
 
@@ -91,8 +92,43 @@ static gboolean gencode_archs(Section *cuda, GError **err)
 	return TRUE;
 }
 
+/* nvcc adds NVCC_PREPEND_FLAGS and NVCC_APPEND_FLAGS to every command
+ * line it is given, the dryrun cugen reads its steps from included: the
+ * same checks as [cuda] flags and CUDAFLAGS, and no flag that chooses a
+ * setting cugen keeps itself (-std, -rdc, -dlto, --threads). */
+static gboolean nvcc_env_flags(GError **err)
+{
+	const char *const names[] = { "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS" };
+	for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
+		const char *v = g_getenv(names[i]);
+		if (!v || !*v)
+			continue;
+		CudaFlags f;
+		const char *bad = NULL;
+		char *why = NULL;
+		gboolean owned = FALSE;
+		gboolean ok = cudaflags_read(v, &f, &bad, &why, &owned);
+		const char *taken = f.std_word ? f.std_word : f.rdc_word ? f.rdc_word : f.dlto_word ? f.dlto_word : NULL;
+		gboolean threads = f.threads >= 0;
+		if (!ok)
+			cg_error(err, "$%s: flag '%s' %s (%s); nvcc adds it to every step cugen runs", names[i], bad,
+				 owned ? "is set by cugen" : "cannot be used", why);
+		else if (taken || threads)
+			cg_error(err, "$%s: flag '%s' chooses what cugen sets itself: write it in [cuda] flags or $CUDAFLAGS",
+				 names[i], taken ? taken : "--threads");
+		gboolean refused = !ok || taken || threads;
+		g_free(why);
+		cudaflags_clear(&f);
+		if (refused)
+			return FALSE;
+	}
+	return TRUE;
+}
+
 gboolean cf_apply_base_flags(GPtrArray *secs, const ConfigOptions *opt, GError **err)
 {
+	if (!nvcc_env_flags(err))
+		return FALSE;
 	int bt;
 	if (!build_type(secs, &bt, err))
 		return FALSE;
