@@ -5,9 +5,9 @@
  * host stub of one arch, renamed, written only when it changed, so that
  * choosing another arch to take it from does not recompile the host side)
  * `cugen devrt-hint` (runs nvlink; when it fails for want of
- * libcudadevrt, says which key to set), `cugen exec` (runs one step
- * and logs its peak memory and CPU time for the planner; under ninja it
- * stops the step when ninja dies) and `cugen slot`
+ * libcudadevrt, says which key to set), `cugen exec` (runs one step,
+ * with address space randomisation off, and logs its peak memory and CPU
+ * time for the planner; under ninja it stops the step when ninja dies) and `cugen slot`
  * (the make backend's stand-in for ninja's pools).
  */
 #include <errno.h>
@@ -18,6 +18,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <sys/file.h>
+#include <sys/personality.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -162,6 +163,20 @@ static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
  * O_APPEND: concurrent edges do not interleave). The planner learns each
  * edge's peak memory and CPU time from it. The exit status is CMD's; a
  * signal that killed CMD kills us too. */
+/* The step runs with address space randomisation off (inherited by what
+ * it runs: nvcc's own cicc in the one-nvcc-per-TU fallback). Measured on
+ * ggml's CUDA backend: cicc's PTX of one TU numbered its registers one of
+ * two ways run after run (6 of 10 runs one way with it on, 10 of 10 the
+ * same with it off, and the same in another checkout and build
+ * directory): NVVM's choices there follow addresses. Best effort: where a
+ * seccomp filter refuses personality(2) the step runs as it is. */
+static void same_addresses(void)
+{
+	int cur = personality(0xffffffff);
+	if (cur != -1 && !(cur & ADDR_NO_RANDOMIZE))
+		personality((unsigned long)cur | ADDR_NO_RANDOMIZE);
+}
+
 int cmd_exec(int argc, char **argv)
 {
 	if (argc < 5 || strcmp(argv[3], "--") != 0) {
@@ -203,6 +218,7 @@ int cmd_exec(int argc, char **argv)
 			setpgid(0, 0);
 			sigprocmask(SIG_SETMASK, &old_mask, NULL); /* exec resets the handlers */
 		}
+		same_addresses();
 		execvp(argv[4], argv + 4);
 		fprintf(stderr, "cugen: error: cannot run '%s': %s\n", argv[4], g_strerror(errno));
 		_exit(127);

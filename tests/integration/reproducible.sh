@@ -35,6 +35,10 @@ same_outputs() { # a b what
 
 for d in a deep/er/b s80 s90/x c; do copy_example tmpl "$WORK/$d"; done
 
+note "the steps run with address space randomisation off (cicc's PTX follows addresses)"
+p=$("$CUGEN" exec "$WORK/exec.log" tag -- cat /proc/self/personality) || die "cugen exec failed"
+[ $((0x$p & 0x40000)) -ne 0 ] || die "cugen exec ran its step with ASLR on (personality $p)"
+
 note "two checkouts, two build directories: every output identical"
 cd "$WORK/a" || exit 1
 run "$CUGEN" setup -B build
