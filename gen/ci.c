@@ -32,16 +32,21 @@
 #endif
 
 /* Per provider: the runner its jobs are planned for by default (the
- * runner table, templates/runners.ini: cores and job time limit), and how
- * deep its install scripts are indented in the workflow. */
+ * runner table, templates/runners.ini: cores and job time limit), how
+ * deep its install scripts are indented in the workflow, and the
+ * expression syntax the service substitutes in a script's text before
+ * any shell runs (shell quoting cannot stop it: a -D value holding
+ * ${{ secrets.TOKEN }} would be compiled into the binaries). GitLab
+ * leaves script text to the shell. */
 static const struct {
 	const char *name;
 	const char *runner;
 	int indent;
+	const char *const expr[4];
 } providers_table[] = {
-	{ "azure", "azure", 14 },
-	{ "github", "github", 10 },
-	{ "gitlab", "gitlab-small", 6 },
+	{ "azure", "azure", 14, { "${{", "$(", "$[", NULL } },
+	{ "github", "github", 10, { "${{", NULL } },
+	{ "gitlab", "gitlab-small", 6, { NULL } },
 };
 
 /* Minutes a job spends besides compiling: installing, setting up. */
@@ -198,6 +203,28 @@ int cmd_ci(int argc, char **argv)
 			cg_usage_error(&err, "-D %s: a control character cannot go into a workflow", a.defines[i]);
 			goto out;
 		}
+	/* every value the jobs' scripts carry */
+	GPtrArray *said = g_ptr_array_new_with_free_func(g_free);
+	for (gsize i = 0; a.defines && a.defines[i]; i++)
+		g_ptr_array_add(said, g_strconcat("-D ", a.defines[i], NULL));
+	if (a.srcdir)
+		g_ptr_array_add(said, g_strconcat("-S ", a.srcdir, NULL));
+	if (a.file)
+		g_ptr_array_add(said, g_strconcat("-f ", a.file, NULL));
+	gsize pi = 0;
+	while (strcmp(providers_table[pi].name, provider) != 0)
+		pi++;
+	for (guint i = 0; i < said->len && !err; i++)
+		for (gsize k = 0; providers_table[pi].expr[k]; k++)
+			if (strstr(g_ptr_array_index(said, i), providers_table[pi].expr[k])) {
+				cg_usage_error(&err, "%s: '%s' is %s's expression syntax, which it substitutes before any "
+						     "shell runs (a secret would be compiled in): write the value itself",
+					       (char *)g_ptr_array_index(said, i), providers_table[pi].expr[k], provider);
+				break;
+			}
+	g_ptr_array_free(said, TRUE);
+	if (err)
+		goto out;
 	if (nshards < 1) {
 		cg_usage_error(&err, "--shards must be at least 1");
 		goto out;
@@ -219,9 +246,6 @@ int cmd_ci(int argc, char **argv)
 	if (!a.builddir)
 		a.builddir = g_strdup("build");
 	a.backend = g_strdup("ninja");
-	int pi = 0;
-	while (strcmp(providers_table[pi].name, provider) != 0)
-		pi++;
 	r = runner_lookup(runner ? runner : providers_table[pi].runner, &err);
 	if (!r)
 		goto out;

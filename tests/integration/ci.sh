@@ -45,6 +45,17 @@ for r in "$SRC" ./cugen --upload-pack=touch; do
 		{ cat err.txt; die "wrong message for the repository '$r'"; }
 	[ -e r.yml ] && die "a refused workflow was written"
 done
+note "the CI's own expression syntax in a value is refused, per provider"
+for pv in 'github ${{secrets.GITHUB_TOKEN}} ${{' 'azure $(System.AccessToken) $(' 'azure $[variables.x] $['; do
+	set -- $pv
+	if "$CUGEN" ci --provider "$1" -B b --cugen-repo https://example.org/c.git --cugen-ref 0123abc \
+		-D "cuda.flags=-DTOKEN=$2" -o r.yml >err.txt 2>&1; then die "$1: cugen ci took $2"; fi
+	grep -qF -- "-D cuda.flags=-DTOKEN=$2: '$3' is $1's expression syntax, which it substitutes before any shell runs" err.txt ||
+		{ cat err.txt; die "$1: wrong message for $2"; }
+done
+# GitLab leaves a script's text to the shell, which the value's quotes hold
+"$CUGEN" ci --provider gitlab -B b --cugen-repo https://example.org/c.git --cugen-ref 0123abc \
+	-D 'cuda.flags=-DTOKEN=$CI_JOB_TOKEN' -o r.yml >err.txt 2>&1 || { cat err.txt; die "gitlab: a \$ in a value refused"; }
 for r in https://example.org/c.git git@example.org:c.git "file://$SRC"; do
 	"$CUGEN" ci --provider github -B b --cugen-repo "$r" --cugen-ref 0123abc -o r.yml >err.txt 2>&1 ||
 		{ cat err.txt; die "cugen ci refused the repository '$r'"; }
