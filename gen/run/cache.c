@@ -293,7 +293,7 @@ static int cache_get(Request *rq)
 		g_free(entry);
 		return 1;
 	}
-	if ((text = cg_read_regular(mf, 1 << 24, TRUE, NULL, NULL))) {
+	if (ch_trusted_entry(entry) && (text = cg_read_regular(mf, 1 << 24, TRUE, NULL, NULL))) {
 		char **lines = g_strsplit(g_strstrip(text), "\n", -1);
 		if (g_strv_length(lines) == (guint)rq->nouts && ch_restore_outputs(entry, lines, rq->nouts, rq->outs)) {
 			utime(entry, NULL); /* recently used */

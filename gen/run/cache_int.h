@@ -31,6 +31,9 @@ typedef struct {
 guint64 ch_limit_bytes(void);
 gboolean ch_has_tag(const char *dir);
 gboolean ch_cache_root(const char *dir, gboolean create);
+/* Whether an entry may be used: made by this user, writable by no one
+ * else, or CUGEN_CACHE_SHARED says the users trust each other. */
+gboolean ch_trusted_entry(const char *entry);
 
 /* cache.c */
 void ch_count_stats(const char *dir, Stats d);

@@ -69,6 +69,44 @@ static gboolean is_empty_dir(const char *dir)
 	return empty;
 }
 
+/* Whom the cache trusts. A cache that other users can write is theirs
+ * to fill with images this user's builds would embed: unless
+ * CUGEN_CACHE_SHARED says every user of it is trusted (as ccache's and
+ * sccache's shared caches need), cugen uses only a cache directory of
+ * this user's own that no one else can write, and only entries this
+ * user made. */
+static gboolean shared_ok(void)
+{
+	const char *v = g_getenv("CUGEN_CACHE_SHARED");
+	return v && (strcmp(v, "yes") == 0 || strcmp(v, "1") == 0 || strcmp(v, "true") == 0);
+}
+
+/* Whether others can write what sb describes: anyone (o+w), or a group
+ * that is not this user's own (g+w under a umask of 002 and a user
+ * private group, as Debian and Ubuntu give users, is only this user). */
+static gboolean others_write(const struct stat *sb)
+{
+	return (sb->st_mode & S_IWOTH) || ((sb->st_mode & S_IWGRP) && sb->st_gid != getegid());
+}
+
+/* Why dir may not be used (a static text), or NULL. */
+static const char *untrusted_dir(const struct stat *sb)
+{
+	if (shared_ok())
+		return NULL;
+	if (sb->st_uid != geteuid())
+		return "it belongs to another user";
+	if (others_write(sb))
+		return "other users can write it";
+	return NULL;
+}
+
+gboolean ch_trusted_entry(const char *entry)
+{
+	struct stat sb;
+	return shared_ok() || (lstat(entry, &sb) == 0 && sb.st_uid == geteuid() && !others_write(&sb));
+}
+
 /* Whether dir is a cugen cache (its tag); when create, a missing or
  * empty directory becomes one. Nothing else is ever written into. The
  * first edges of a build with a new cache run together: each may find
@@ -76,6 +114,9 @@ static gboolean is_empty_dir(const char *dir)
  * just written (then it is a cache), never "not a cache". */
 gboolean ch_cache_root(const char *dir, gboolean create)
 {
+	struct stat tsb;
+	if (stat(dir, &tsb) == 0 && untrusted_dir(&tsb))
+		return FALSE; /* (setup said why; here: no lookups, no stores) */
 	if (ch_has_tag(dir))
 		return TRUE;
 	if (!create)
@@ -99,8 +140,13 @@ gboolean cache_check(const char *dir, const char *what, const char *shown, GErro
 	struct stat sb;
 	if (stat(dir, &sb) != 0)
 		return TRUE; /* made by the first store */
+	const char *why = S_ISDIR(sb.st_mode) ? untrusted_dir(&sb) : NULL;
 	if (!S_ISDIR(sb.st_mode))
 		cg_error(err, "%s '%s' is not a directory", what, shown);
+	else if (why)
+		cg_error(err, "%s '%s' cannot be trusted: %s, who could put images there that this build would embed "
+			      "(set CUGEN_CACHE_SHARED=yes if every user of it is trusted)",
+			 what, shown, why);
 	else if (!ch_has_tag(dir) && !is_empty_dir(dir))
 		cg_error(err, "%s '%s' is not a cugen cache (it has files but no " TAG_NAME "): "
 			      "name an empty or new directory", what, shown);
