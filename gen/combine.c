@@ -216,8 +216,48 @@ static gint by_image(gconstpointer a, gconstpointer b)
 	return strcmp(EDGE_AT(x->outs, 0), EDGE_AT(y->outs, 0));
 }
 
-/* Replace a device edge by the import of its shard's files. */
-static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, Rule *import, GError **err)
+/* Where combine keeps a shard's file in the build directory, relative to
+ * it: the imports read that copy, so the build does not depend on the
+ * downloaded shard directories once combine has run. */
+#define KEPT ".cugen/imported"
+
+/* Copy each (source, kept name, hash) of copies into builddir, checking
+ * the hash again; a copy already holding those bytes is left as it is
+ * (its time too: a second combine finds nothing to do). */
+static gboolean keep_copies(const char *builddir, GPtrArray *copies, GError **err)
+{
+	for (guint i = 0; i + 2 < copies->len; i += 3) {
+		const char *src = g_ptr_array_index(copies, i), *rel = g_ptr_array_index(copies, i + 1);
+		const char *hash = g_ptr_array_index(copies, i + 2);
+		char *dst = g_build_filename(builddir, rel, NULL);
+		gsize len = 0;
+		char *have = cg_read_regular(dst, CG_READ_MAX, TRUE, &len, NULL);
+		char *hh = have ? cg_hash_hex(have, len) : NULL;
+		gboolean same = hh && strcmp(hh, hash) == 0;
+		g_free(hh);
+		g_free(have);
+		g_free(dst);
+		if (same)
+			continue;
+		char *data = cg_read_regular(src, CG_READ_MAX, TRUE, &len, NULL);
+		char *sum = data ? cg_hash_hex(data, len) : NULL;
+		gboolean ok = sum && strcmp(sum, hash) == 0;
+		if (!ok)
+			cg_error(err, "'%s' changed while combine read it", src);
+		else
+			ok = cg_write_beneath(builddir, rel, data, len, err);
+		g_free(sum);
+		g_free(data);
+		if (!ok)
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* Replace a device edge by the import of its shard's files (kept in the
+ * build directory by keep_copies: copies gets source, name, hash). */
+static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, Rule *import, const char *builddir,
+			  GPtrArray *copies, GError **err)
 {
 	gsize nf = 0, nh = 0;
 	char **files = g_key_file_get_string_list(s->m, image, "files", &nf, NULL);
@@ -267,10 +307,15 @@ static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, Rule *
 			g_strfreev(hashes);
 			return FALSE;
 		}
-		cg_sh_append(args, src);
+		char *rel = g_build_filename(KEPT, files[i], NULL);
+		char *kept = g_build_filename(builddir, rel, NULL);
+		cg_sh_append(args, kept);
 		cg_sh_append(args, files[i]);
 		cg_sh_append(args, hashes[i]);
-		g_ptr_array_add(srcs, src);
+		g_ptr_array_add(srcs, kept);
+		g_ptr_array_add(copies, src);
+		g_ptr_array_add(copies, rel);
+		g_ptr_array_add(copies, g_strdup(hashes[i]));
 	}
 	if (stub) {
 		char *src = g_build_filename(s->dir, "images", stub, NULL);
@@ -278,11 +323,15 @@ static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, Rule *
 		char *data = cg_read_regular(src, CG_READ_MAX, TRUE, &len, NULL);
 		if (data) {
 			char *sum = cg_hash_hex(data, len);
-			cg_sh_append(args, src);
+			char *rel = g_build_filename(KEPT, stub, NULL);
+			char *kept = g_build_filename(builddir, rel, NULL);
+			cg_sh_append(args, kept);
 			cg_sh_append(args, stub);
 			cg_sh_append(args, sum);
-			g_free(sum);
-			g_ptr_array_add(srcs, src);
+			g_ptr_array_add(srcs, kept);
+			g_ptr_array_add(copies, src);
+			g_ptr_array_add(copies, rel);
+			g_ptr_array_add(copies, sum);
 			src = NULL;
 		}
 		g_free(data);
@@ -408,6 +457,7 @@ int cmd_combine(int argc, char **argv)
 		goto out;
 	const Places here = { gen.c->srcdir, gen.builddir };
 	GHashTable *taken = g_hash_table_new(g_str_hash, g_str_equal);
+	GPtrArray *copies = g_ptr_array_new_with_free_func(g_free);
 	GHashTable *texts = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)g_strfreev);
 	GPtrArray *archs = g_ptr_array_new();
 	char *self = g_file_read_link("/proc/self/exe", NULL);
@@ -435,7 +485,7 @@ int cmd_combine(int argc, char **argv)
 			break;
 		if (!same_split(s, image, e, gen.c->reproducible, &err) ||
 		    !same_rule(s, image, e, self ? self : "cugen", &here, texts, &err) ||
-		    !check_inputs(s, image, e, cache, &here, &err) || !to_import(gen.g, e, s, image, import, &err))
+		    !check_inputs(s, image, e, cache, &here, &err) || !to_import(gen.g, e, s, image, import, gen.builddir, copies, &err))
 			break;
 		g_hash_table_add(taken, (gpointer)image);
 		if (!g_ptr_array_find_with_equal_func(archs, e->arch, g_str_equal, NULL))
@@ -454,15 +504,21 @@ int cmd_combine(int argc, char **argv)
 	char *built = g_strjoinv(" ", (char **)archs->pdata);
 	g_ptr_array_free(archs, TRUE);
 	if (err) {
+		g_ptr_array_free(copies, TRUE);
 		g_free(built);
 		goto out;
 	}
 	if (chdir(cwd) != 0) {
+		g_ptr_array_free(copies, TRUE);
 		cg_error(&err, "cannot return to '%s'", cwd);
 		g_free(built);
 		goto out;
 	}
-	if (!setup_write(&a, &gen, &err)) {
+	/* every check passed: the shards' files into the build directory,
+	 * then the graph that imports them */
+	gboolean kept = keep_copies(gen.builddir, copies, &err);
+	g_ptr_array_free(copies, TRUE);
+	if (!kept || !setup_write(&a, &gen, &err)) {
 		g_free(built);
 		goto out;
 	}

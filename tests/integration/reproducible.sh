@@ -101,9 +101,19 @@ for f in tmpl_app libtmpl.a libtmpl_rdc.a; do
 	cmp -s "$WORK/a/build/$f" "../cb/$f" || die "combined $f differs from the single build's"
 done
 # every object and image the combining build has is the single build's
-(cd ../cb && find . -name '*.o' -o -name '*.cubin' -o -name '*.fatbin' -o -name id) | while read -r f; do
+(cd ../cb && find . -path ./.cugen -prune -o \( -name '*.o' -o -name '*.cubin' -o -name '*.fatbin' -o -name id \) -print) | while read -r f; do
 	cmp -s "$WORK/a/build/$f" "../cb/$f" || die "combined $f differs from the single build's"
 done || exit 1
+
+# the combined build keeps the shards' files: with the downloaded shard
+# directories gone it is still up to date, and rebuilds from its copies
+mv "$WORK/out/s80/shard" "$WORK/s80-shard.away"
+"$NINJA" -C ../cb >out.txt 2>&1 || { cat out.txt; die "the combined build needs the shard directories"; }
+grep -q "no work to do" out.txt || { cat out.txt; die "the combined build did work with the shards gone"; }
+rm ../cb/obj/tmpl/lib/scale.cu.p/sm_80.cubin
+"$NINJA" -C ../cb >out.txt 2>&1 || { cat out.txt; die "an image removed was not imported again from the kept copy"; }
+cmp -s "$WORK/a/build/tmpl_app" ../cb/tmpl_app || die "the program rebuilt from the kept copies differs"
+mv "$WORK/s80-shard.away" "$WORK/out/s80/shard"
 
 note "a shard of another cugen: combined where its rules are this build's, else refused, naming both"
 cp -R "$WORK/out/s80/shard" "$WORK/v80"
