@@ -8,6 +8,9 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
 
 #include "commands.h"
 #include "gate.h"
@@ -141,8 +144,17 @@ int cmd_report(int argc, char **argv)
 			 builddir);
 		return fail(e);
 	}
-	if (!outdir)
+	if (!outdir) {
+		/* the default is inside the build directory, and stays there: a
+		 * link planted in its place is not written through */
 		outdir = g_build_filename(builddir, "report", NULL);
+		GStatBuf lst;
+		if (g_lstat(outdir, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+			cg_error(&e, "'%s' is a symbolic link: cugen report writes its default output only inside the "
+				     "build directory (remove the link, or name a directory with -o)", outdir);
+			return fail(e);
+		}
+	}
 
 	g_autofree char *log_path = NULL, *ninja_path = NULL;
 	gsize log_len = 0, ninja_len = 0;
