@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +51,33 @@ static gboolean dest_ok(const char *dest)
 	return ok;
 }
 
+static gboolean put_file_held(const char *path, const char *data, gsize len, int mode, GError **err);
+
+/* An interrupt (Ctrl-C, ninja stopping) waits while a temporary beside
+ * a destination exists: it is renamed into place or removed first, so no
+ * NAME.cugen-XXXXXX is left in bindir for good. */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t stop;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigaddset(&stop, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &stop, old);
+}
+
 /* Write data to path through a temporary beside it, with mode. */
 static gboolean put_file(const char *path, const char *data, gsize len, int mode, GError **err)
+{
+	sigset_t old;
+	hold_signals(&old);
+	gboolean ok = put_file_held(path, data, len, mode, err);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ok;
+}
+
+static gboolean put_file_held(const char *path, const char *data, gsize len, int mode, GError **err)
 {
 	char *tmp = g_strconcat(path, ".cugen-XXXXXX", NULL);
 	int fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0600);
@@ -77,12 +103,15 @@ static gboolean put_file(const char *path, const char *data, gsize len, int mode
 static gboolean put_link(const char *path, const char *to, GError **err)
 {
 	char *tmp = g_strconcat(path, ".cugen-link", NULL);
+	sigset_t old;
+	hold_signals(&old);
 	g_unlink(tmp);
 	gboolean ok = symlink(to, tmp) == 0 && rename(tmp, path) == 0;
 	if (!ok) {
 		cg_error(err, "cannot install the link '%s': %s", path, g_strerror(errno));
 		g_unlink(tmp);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	g_free(tmp);
 	return ok;
 }
