@@ -520,6 +520,8 @@ int cmd_cache(int argc, char **argv)
 		char *d = dir ? g_strdup(dir) : cache_dir(NULL, ".");
 		if (!d) {
 			cg_usage_error(&err, "no cache directory: give --dir DIR or set CUGEN_CACHE_DIR");
+		} else if (stats && !cache_check(NULL, NULL, NULL, &err)) {
+			/* (a bad CUGEN_CACHE_SIZE: the limit it would show is not it) */
 		} else if (!ch_has_tag(d)) {
 			cg_error(&err, "'%s' is not a cugen cache (no " TAG_NAME "): nothing %s", d,
 				 clear ? "removed" : "to show");
