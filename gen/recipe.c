@@ -23,13 +23,35 @@
  * the toolkit's and host compiler's versions; FILES (the source, ...) are
  * hashed by content; OUTS start with the depfile of the preprocess, whose
  * headers the entry records (see cache.c). */
-static char *direct_wrap(Ctx *x, const char *kind, const char *command, const char *files, const char *outs)
+static char *direct_wrap(Ctx *x, const char *kind, const char *command, const char *files, const char *outs,
+			 const GPtrArray *pp)
 {
 	char *keytext = g_strdup_printf("direct %s\n%s\n%s %s\n%s", kind, command, x->tk->version,
 					x->tk->host_version, x->tk->target);
 	char *key = g_compute_checksum_for_string(G_CHECKSUM_SHA256, keytext, -1);
 	char *qdir = cg_sh_quote(x->cache);
-	char *keys = g_strdup_printf("%s ${in} ${out} ${O} ${F}%s", key, x->c->module_id_absolute ? " ${C}" : "");
+	/* the preprocess's header search directories, in order, as keys
+	 * "search=DIR": a hit checks that no header appeared in one of them
+	 * that the preprocess would now find first (cachedirect.c) */
+	GString *search = g_string_new(NULL);
+	static const char *const opts[] = { "-iquote", "-I", "-isystem", "-idirafter" };
+	for (guint i = 0; pp && i < pp->len; i++) {
+		const char *a = g_ptr_array_index(pp, i), *dir = NULL;
+		for (gsize k = 0; k < G_N_ELEMENTS(opts) && !dir; k++) {
+			gsize n = strlen(opts[k]);
+			if (strncmp(a, opts[k], n) == 0)
+				dir = a[n] ? a + n : i + 1 < pp->len ? g_ptr_array_index(pp, ++i) : NULL;
+		}
+		if (dir && *dir && !strchr(dir, PH)) {
+			char *w = g_strconcat("search=", dir, NULL);
+			g_string_append_c(search, ' ');
+			cg_sh_append(search, w);
+			g_free(w);
+		}
+	}
+	char *keys = g_strdup_printf("%s ${in} ${out} ${O} ${F}%s%s", key, x->c->module_id_absolute ? " ${C}" : "",
+				     search->str);
+	g_string_free(search, TRUE);
 	char *req = cache_request(kind, qdir, files, keys, outs);
 	char *w = cache_wrap(ed_cugen_q(x), TRUE, req, command);
 	g_free(keys);
@@ -139,7 +161,8 @@ Rule *ed_make_cu_fe_rule(Ctx *x, TState *s)
 	if (x->cache) {
 		/* direct mode (cache.c): restore fe.cpp, the module id and the
 		 * depfiles without running the host preprocess and cudafe++ */
-		char *wrapped = direct_wrap(x, "fe", c->str, "${in}", "${out}.d ${O}/fe.cpp" TMP " ${O}/id ${O}/hdeps");
+		char *wrapped = direct_wrap(x, "fe", c->str, "${in}", "${out}.d ${O}/fe.cpp" TMP " ${O}/id ${O}/hdeps",
+					    s->pipe->host_pp);
 		g_string_assign(c, wrapped);
 		g_free(wrapped);
 	}
@@ -398,7 +421,7 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 		 * edge's own depfile is derived from it below) without the
 		 * device preprocess; depdiff runs after it, hit or miss */
 		char *dout = g_strdup_printf("${O}/%s.full.d%s", pa->id, outs->str);
-		char *wrapped = direct_wrap(x, "dev", c->str, "${in} ${O}/id", dout);
+		char *wrapped = direct_wrap(x, "dev", c->str, "${in} ${O}/id", dout, pa->pp);
 		g_string_assign(c, wrapped);
 		ed_frag(x, c, "depdiff", "VIEW", pa->id, NULL);
 		g_free(wrapped);

@@ -49,11 +49,21 @@
  * changed (mtime or ctime) after that time, since the preprocess may have
  * read another version than the one hashed now; when key0 is no longer
  * what the lookup computed; and when the source or a header names
- * __DATE__, __TIME__ or __TIMESTAMP__. Like ccache's direct mode, a hit
- * trusts that the preprocessor would find the same files again: a new
- * header that shadows a recorded one from earlier in the search path, or
- * that a __has_include would now find, is not noticed (remove the entries
- * with `cugen cache --clear`, or change the command). */
+ * __DATE__, __TIME__ or __TIMESTAMP__.
+ *
+ * Shadowing. A hit must also be what the preprocessor would find now: a
+ * header that appeared, since the entry was stored, in a search
+ * directory the preprocess looks in before the one a recorded header came
+ * from (inc1/cfg.h in front of inc2/cfg.h) would be read instead. The
+ * keys carry the preprocess's search directories in order ("search=DIR",
+ * recipe.c); for each recorded header, the candidates are DIR/S for each
+ * directory before the one that holds it (every directory, for a header
+ * under none of them: a system header, a quoted include beside its
+ * includer) and each S of its last one to three path components. A
+ * candidate that exists is a miss, unless it existed when the entry was
+ * stored ("e PATH" lines: it was there and not chosen). A header that a
+ * __has_include would now find elsewhere is not noticed (remove the
+ * entries with `cugen cache --clear`, or change the command). */
 
 static const char *const direct_env[] = {
 	"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH",
@@ -63,7 +73,7 @@ static const char *const direct_env[] = {
 static char *direct_key(const char *kind, const Request *r)
 {
 	GChecksum *c = g_checksum_new(G_CHECKSUM_SHA256);
-	static const char domain[] = "cugen direct 1";
+	static const char domain[] = "cugen direct 2";
 	g_checksum_update(c, (const guchar *)domain, sizeof domain);
 	g_checksum_update(c, (const guchar *)kind, strlen(kind) + 1);
 	for (gsize i = 0; i < G_N_ELEMENTS(direct_env); i++) {
@@ -80,6 +90,54 @@ static char *direct_key(const char *kind, const Request *r)
 		g_error_free(err); /* a missing input: the edge runs and says so */
 	g_checksum_free(c);
 	return key;
+}
+
+/* Call fn(candidate, data) for each path that would shadow header p
+ * (see above); stop and return TRUE when fn does. */
+static gboolean shadow_candidates(const Request *r, const char *p, gboolean (*fn)(const char *, gpointer),
+				  gpointer data)
+{
+	/* p's last 1..3 components */
+	const char *suffix[3] = { NULL, NULL, NULL };
+	int ns = 0;
+	for (const char *q = p + strlen(p); q > p && ns < 3; q--)
+		if (q[-1] == '/')
+			suffix[ns++] = q;
+	for (int k = 0; k < r->nkeys; k++) {
+		if (!g_str_has_prefix(r->keys[k], "search="))
+			continue;
+		const char *dir = r->keys[k] + strlen("search=");
+		gsize n = strlen(dir);
+		if (n && strncmp(p, dir, n) == 0 && (p[n] == '/' || dir[n - 1] == '/'))
+			return FALSE; /* found here: later directories cannot shadow it */
+		for (int i = 0; i < ns; i++) {
+			char *c = g_build_filename(dir, suffix[i], NULL);
+			gboolean stop = strcmp(c, p) != 0 && fn(c, data);
+			g_free(c);
+			if (stop)
+				return TRUE;
+		}
+	}
+	return FALSE;
+}
+
+static gboolean exists(const char *path)
+{
+	struct stat sb;
+	return lstat(path, &sb) == 0;
+}
+
+/* a candidate that exists and did not when the entry was stored */
+static gboolean appeared(const char *c, gpointer allowed)
+{
+	return exists(c) && !g_hash_table_contains(allowed, c);
+}
+
+static gboolean note_existing(const char *c, gpointer out)
+{
+	if (exists(c) && !strchr(c, '\n'))
+		g_string_append_printf(out, "e %s\n", c);
+	return FALSE;
 }
 
 /* The hash of the file at path, or NULL; memo caches both. */
@@ -134,16 +192,25 @@ int ch_direct_get(const char *kind, Request *rq)
 				char **lines = g_strsplit(g_strstrip(text), "\n", -1);
 				gboolean intact = g_strv_length(lines) >= (guint)rq->nouts;
 				gboolean match = intact;
+				/* the candidates that were there at the store */
+				GHashTable *allowed = g_hash_table_new(g_str_hash, g_str_equal);
+				for (guint i = rq->nouts; intact && lines[i]; i++)
+					if (g_str_has_prefix(lines[i], "e ") && lines[i][2])
+						g_hash_table_add(allowed, lines[i] + 2);
 				for (guint i = rq->nouts; match && lines[i]; i++) {
 					const char *l = lines[i];
+					if (g_str_has_prefix(l, "e ") && l[2])
+						continue;
 					intact = strlen(l) > 3 + HASH_HEX && l[0] == 'h' && l[1] == ' ' && l[2 + HASH_HEX] == ' ';
 					if (!intact) {
 						match = FALSE;
 						break;
 					}
 					const char *h = file_hash(memo, l + 3 + HASH_HEX);
-					match = h && strncmp(h, l + 2, HASH_HEX) == 0;
+					match = h && strncmp(h, l + 2, HASH_HEX) == 0 &&
+						!shadow_candidates(rq, l + 3 + HASH_HEX, appeared, allowed);
 				}
+				g_hash_table_destroy(allowed);
 				if (match && ch_restore_outputs(entry, lines, rq->nouts, rq->outs)) {
 					utime(entry, NULL); /* recently used */
 					rc = 0;
@@ -206,7 +273,7 @@ static gboolean names_time(const char *data, gsize len)
 
 /* The manifest's header lines for the files depfile lists, or NULL when
  * the entry must not be stored. */
-static char *header_lines(const char *depfile, gint64 sec, glong nsec)
+static char *header_lines(const Request *r, const char *depfile, gint64 sec, glong nsec)
 {
 	char *text = NULL;
 	if (!g_file_get_contents(depfile, &text, NULL, NULL))
@@ -229,6 +296,7 @@ static char *header_lines(const char *depfile, gint64 sec, glong nsec)
 			char *h = cg_hash_hex(data, len);
 			g_string_append_printf(out, "h %s %s\n", h, p);
 			g_free(h);
+			shadow_candidates(r, p, note_existing, out);
 		}
 		g_free(data);
 	}
@@ -255,7 +323,7 @@ int ch_direct_put(const char *kind, Request *rq)
 	}
 	g_free(text);
 	char *key = direct_key(kind, rq);
-	char *hdrs = key && strcmp(key, key0) == 0 ? header_lines(rq->outs[0], sec, nsec) : NULL;
+	char *hdrs = key && strcmp(key, key0) == 0 ? header_lines(rq, rq->outs[0], sec, nsec) : NULL;
 	if (hdrs) {
 		char *v = cg_hash_hex(hdrs, strlen(hdrs));
 		v[16] = 0;

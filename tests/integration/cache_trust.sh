@@ -4,6 +4,8 @@
 # (CUGEN_CACHE_SHARED=yes, as ccache's and sccache's shared caches need);
 # an entry another user made (here: chowned to nobody, as root) is never
 # used, the image compiled instead, unless the cache is shared on purpose.
+# And a hit is what an uncached build makes: a header that appears in a
+# search directory before the one a recorded header came from is found.
 . "$(dirname "$0")/lib.sh"
 need_cuda
 small_project "$WORK/p" "80"
@@ -42,4 +44,36 @@ if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
 else
 	echo "note: not root (or no user nobody): the other user's entry is not made"
 fi
+note "a header that appears earlier on the search path is not shadowed by a hit"
+# (a.cu's device code reads CFG_VALUE from cfg.h: only in inc2 at first)
+Q=$WORK/q
+mkdir -p "$Q/inc1" "$Q/inc2"
+cat >"$Q/cugen.ini" <<'INI'
+[project]
+name = q
+[cuda]
+archs = 80
+[target k]
+type = static
+sources = a.cu
+include = inc1 inc2
+INI
+printf '#include "cfg.h"\n__global__ void k(int *p) { *p = CFG_VALUE; }\n' >"$Q/a.cu"
+echo '#define CFG_VALUE 1111' >"$Q/inc2/cfg.h"
+cd "$Q" || exit 1
+export CUGEN_CACHE_DIR="$WORK/qcache"
+run "$CUGEN" setup -B q1
+build q1 >/dev/null
+sleep 1
+echo '#define CFG_VALUE 2222' >inc1/cfg.h
+run "$CUGEN" setup -B q2
+build q2 >/dev/null
+unset CUGEN_CACHE_DIR
+run "$CUGEN" setup -B q3
+build q3 >/dev/null
+cmp -s q1/obj/k/a.cu.p/sm_80.cubin q2/obj/k/a.cu.p/sm_80.cubin &&
+	die "the cache served the image of the shadowed header"
+cmp -s q2/obj/k/a.cu.p/sm_80.cubin q3/obj/k/a.cu.p/sm_80.cubin ||
+	die "the cached build's image is not the uncached build's"
+cmp -s q2/obj/k/a.cu.o q3/obj/k/a.cu.o || die "the cached build's object is not the uncached build's"
 echo ok
