@@ -35,6 +35,13 @@ static gboolean read_dir(Section *proj, const char *key, const char *def, char *
 		g_free(v);
 		return FALSE;
 	}
+	const char *bad = strpbrk(v, " \t#\"'\\$;");
+	if (bad) {
+		cf_entry_error(err, e, "%s '%s' holds '%c', which the installed .pc and CMake files cannot carry", key, v,
+			       *bad);
+		g_free(v);
+		return FALSE;
+	}
 	*out = g_path_is_absolute(v) ? cg_path_norm(v) : v;
 	if (*out != v)
 		g_free(v);
@@ -47,6 +54,15 @@ gboolean cf_read_install(Config *c, Section *proj, GError **err)
 	char *prefix = g_strstrip(g_strdup(pe ? pe->value : "/usr/local"));
 	if (!g_path_is_absolute(prefix) || cf_first_control(prefix)) {
 		cf_entry_error(err, pe, "prefix '%s' is not an absolute path (e.g. prefix = /usr/local)", prefix);
+		g_free(prefix);
+		return FALSE;
+	}
+	/* the prefix goes into .pc files (whose values pkg-config splits at
+	 * blanks and cuts at '#') and the CMake package as it is */
+	const char *bad = strpbrk(prefix, " \t#\"'\\$;");
+	if (bad) {
+		cf_entry_error(err, pe, "prefix '%s' holds '%c', which the installed .pc and CMake files cannot carry: "
+			       "choose a prefix without blanks, quotes, '#', '$', ';' or '\\'", prefix, *bad);
 		g_free(prefix);
 		return FALSE;
 	}

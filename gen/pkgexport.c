@@ -72,8 +72,15 @@ GString *install_pc_file(const Resolved *r, const Target *t)
 	g_string_free(req, TRUE);
 	g_string_append(o, "Cflags: -I${includedir}");
 	for (guint i = 0; i < t->public_defines->len; i++) {
+		/* shell quoting for pkg-config's split, then '\#' a hash (not a
+		 * comment); setup refuses a '$' (a variable to pkg-config) */
 		char *q = cg_sh_quote(g_ptr_array_index(t->public_defines, i));
-		g_string_append_printf(o, " -D%s", q);
+		g_string_append(o, " -D");
+		for (const char *p = q; *p; p++) {
+			if (*p == '#')
+				g_string_append_c(o, '\\');
+			g_string_append_c(o, *p);
+		}
 		g_free(q);
 	}
 	if (rt->links_cuda) {
@@ -98,15 +105,29 @@ GString *install_pc_file(const Resolved *r, const Target *t)
 	return o;
 }
 
-/* The text of a CMake quoted argument: quotes, backslashes and the "${"
- * of a variable reference escaped (a list's ';' and a generator
- * expression's "$<" stay). */
+/* The text of a CMake quoted argument: quotes, backslashes and every
+ * '$' escaped (no ${VAR}, $ENV{VAR} or $CACHE{VAR} reference is read;
+ * setup refuses a '$' in a public define). */
 static void cmake_chars(GString *o, const char *s)
 {
 	for (const char *p = s; *p; p++) {
-		if (*p == '"' || *p == '\\' || (*p == '$' && p[1] == '{'))
+		if (*p == '"' || *p == '\\' || *p == '$')
 			g_string_append_c(o, '\\');
 		g_string_append_c(o, *p);
+	}
+}
+
+/* An element of a CMake list property: as cmake_chars, and a ';' inside
+ * it as $<SEMICOLON> (not a list separator). */
+static void cmake_item(GString *o, const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		if (*p == ';')
+			g_string_append(o, "$<SEMICOLON>");
+		else {
+			char one[2] = { *p, 0 };
+			cmake_chars(o, one);
+		}
 	}
 }
 
@@ -184,12 +205,14 @@ GString *install_cmake_config(const Resolved *r)
 			cmake_path(o, c, incdir);
 		}
 		if (t->public_defines->len) {
-			GString *d = g_string_new(NULL);
-			for (guint k = 0; k < t->public_defines->len; k++)
-				g_string_append_printf(d, "%s%s", k ? ";" : "", (char *)g_ptr_array_index(t->public_defines, k));
-			g_string_append(o, "\n    INTERFACE_COMPILE_DEFINITIONS ");
-			cmake_str(o, d->str);
-			g_string_free(d, TRUE);
+			/* one list element per define, its own ';' kept inside it */
+			g_string_append(o, "\n    INTERFACE_COMPILE_DEFINITIONS \"");
+			for (guint k = 0; k < t->public_defines->len; k++) {
+				if (k)
+					g_string_append_c(o, ';');
+				cmake_item(o, g_ptr_array_index(t->public_defines, k));
+			}
+			g_string_append_c(o, '"');
 		}
 		GString *links = g_string_new(NULL);
 		for (guint k = 0; k < t->deps->len; k++) {

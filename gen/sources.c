@@ -301,6 +301,19 @@ gboolean cf_check_defines(Section *s, const char *key, GPtrArray *defines, GErro
 			cf_word_error(err, cf_find_entry(s, key), d, FALSE, "invalid define '%s' (expected NAME or NAME=VALUE)", d);
 			return FALSE;
 		}
+		/* public ones reach the .pc files and the CMake package, which
+		 * cannot carry a '$' (expanded), a ';' (CMake splits a list
+		 * after evaluating it) or a '#' (CMake drops such a define);
+		 * pkgexport.c escapes the rest */
+		const char *bad = strcmp(key, "public_defines") == 0 ? strpbrk(d, "$;#") : NULL;
+		if (bad) {
+			cf_word_error(err, cf_find_entry(s, key), d, FALSE, "public define '%s' holds '%c', which %s", d, *bad,
+				      *bad == '$' ? "consumers of the installed package would expand (pkg-config's ${var}, "
+						    "CMake's ${VAR}, $ENV{VAR} and generator expressions)"
+				      : *bad == ';' ? "a CMake consumer would take for the end of the define"
+						    : "a CMake consumer would drop the define for");
+			return FALSE;
+		}
 	}
 	return TRUE;
 }
@@ -314,6 +327,19 @@ gboolean cf_check_libs(Config *c, Section *s, const char *key, GPtrArray *libs, 
 		if (g_str_has_prefix(l, "-l")) {
 			cf_word_error(err, cf_find_entry(s, key), l, FALSE, "write library '%s' without '-l' (%s = %s)", l, key,
 				   l + 2);
+			return FALSE;
+		}
+		if (!strchr(l, '/') && l[strspn(l, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-")]) {
+			/* (a consumer's CMake or pkg-config would read more into
+			 * it: a list, a generator expression, a variable) */
+			cf_word_error(err, cf_find_entry(s, key), l, FALSE,
+				      "library '%s' is not a library name (letters, digits, '_', '.', '+', '-'), "
+				      "nor a file (a path with '/')", l);
+			return FALSE;
+		}
+		if (strchr(l, '/') && strpbrk(l, ";$<>\"'#\\ \t")) {
+			cf_word_error(err, cf_find_entry(s, key), l, FALSE,
+				      "library file '%s' holds a character the installed .pc and CMake files cannot carry", l);
 			return FALSE;
 		}
 		if (strchr(l, '/')) {
