@@ -102,7 +102,9 @@ static gboolean put_file_held(const char *path, const char *data, gsize len, int
 
 static gboolean put_link(const char *path, const char *to, GError **err)
 {
-	char *tmp = g_strconcat(path, ".cugen-link", NULL);
+	/* (a name of this process's own: two installs into one DESTDIR at
+	 * once do not meet on it) */
+	char *tmp = g_strdup_printf("%s.cugen-link-%ld", path, (long)getpid());
 	sigset_t old;
 	hold_signals(&old);
 	g_unlink(tmp);
@@ -363,11 +365,21 @@ static int run(int argc, char **argv, gboolean uninstall)
 			if (g_str_has_prefix(groups[i], "file ") && !entry_ok(k, groups[i], builddir, &err))
 				rc = cg_report(err);
 		/* the record of earlier installs, added to (a path installed
-		 * again moves to the end: uninstall goes in reverse) */
+		 * again moves to the end: uninstall goes in reverse); written
+		 * once before anything is installed, so that a build directory
+		 * where it cannot be (read-only) installs nothing unrecorded */
 		char *rpath = g_build_filename(builddir, INSTALLED, NULL);
 		GKeyFile *record = g_key_file_new();
 		state_load_keyfile(record, rpath, "installed");
 		g_free(rpath);
+		if (!rc && !save_record(builddir, record, &err)) {
+			GError *e2 = NULL;
+			cg_error(&e2, "cannot record what is installed in %s (%s): nothing installed", builddir,
+				 err->message + (g_str_has_prefix(err->message, "error: ") ? 7 : 0));
+			rc = cg_report(e2);
+			g_error_free(e2);
+			g_clear_error(&err);
+		}
 		for (gsize i = 0; !rc && i < n; i++)
 			if (g_str_has_prefix(groups[i], "file ") &&
 			    !install_one(k, groups[i], builddir, destdir, done, record, &err))

@@ -134,6 +134,22 @@ DESTDIR=$WORK/st-pre "$NINJA" -C "$WORK/u-multi" uninstall >"$WORK/un.log" 2>&1 
 [ -z "$(find "$WORK/st-pre" ! -type d)" ] || { find "$WORK/st-pre" ! -type d; die "uninstall after a prefix change left files"; }
 "$NINJA" -C "$WORK/b-multi" help | grep -q 'uninstall: remove what install installed' || die "ninja help does not list uninstall"
 
+note "a build directory where the record cannot be written installs nothing"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	# (nobody must reach the build directory: the test directories are 0700)
+	chmod o+x "$(dirname "$WORK")" "$WORK"
+	mkdir -p "$WORK/ro-dest" && chmod 777 "$WORK/ro-dest" && chmod -R a+rX "$WORK/u-multi"
+	if setpriv --reuid=65534 --regid=65534 --clear-groups "$CUGEN" install -B "$WORK/u-multi" \
+		--destdir "$WORK/ro-dest/d" >"$WORK/ro.log" 2>&1; then
+		die "install recorded nothing and went on"
+	fi
+	grep -q "cannot record what is installed in $WORK/u-multi (.*): nothing installed" "$WORK/ro.log" ||
+		{ cat "$WORK/ro.log"; die "wrong message for a read-only build directory"; }
+	[ -z "$(find "$WORK/ro-dest" -type f)" ] || die "files were installed without a record"
+else
+	echo "note: not root, or no setpriv: the read-only build directory is not tried"
+fi
+
 note "a downstream program: pkg-config and CMake against the installed prefix"
 P=$WORK/prefix
 for p in multi rdc; do
