@@ -37,6 +37,36 @@ static void shard_free(gpointer p)
 	g_free(s);
 }
 
+/* --trust FILE: the sha256 digests of the shards' manifests, as the shard
+ * jobs printed them (sha256sum's lines), or NULL. */
+static GHashTable *trusted;
+
+static gboolean load_trust(const char *file, GError **err)
+{
+	gsize len = 0;
+	GError *e = NULL;
+	char *text = cg_read_regular(file, (gsize)16 << 20, FALSE, &len, &e);
+	if (!text) {
+		cg_error(err, "--trust: cannot read '%s' (%s)", file, e->message + 7);
+		g_error_free(e);
+		return FALSE;
+	}
+	trusted = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	char **lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		gsize n = strspn(*l, "0123456789abcdef");
+		if (n == 64 && (!(*l)[n] || g_ascii_isspace((*l)[n])))
+			g_hash_table_add(trusted, g_strndup(*l, 64));
+	}
+	g_strfreev(lines);
+	g_free(text);
+	if (!g_hash_table_size(trusted)) {
+		cg_error(err, "--trust: '%s' lists no sha256 digest (lines as sha256sum prints them)", file);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 static gboolean load_shard(const char *dir, GPtrArray *shards, GError **err)
 {
 	Shard *s = g_new0(Shard, 1);
@@ -54,7 +84,13 @@ static gboolean load_shard(const char *dir, GPtrArray *shards, GError **err)
 		g_error_free(e);
 		return FALSE;
 	}
-	gboolean ok = shard_manifest_load(s->m, text, len, dir, err);
+	char *digest = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
+	gboolean ok = !trusted || g_hash_table_contains(trusted, digest);
+	if (!ok)
+		cg_error(err, "shard '%s': its manifest.ini (sha256 %s) is none of those --trust lists: refused", dir,
+			 digest);
+	g_free(digest);
+	ok = ok && shard_manifest_load(s->m, text, len, dir, err);
 	g_free(text);
 	return ok;
 }
@@ -362,11 +398,13 @@ static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, Rule *
 
 int cmd_combine(int argc, char **argv)
 {
-	char *builddir = NULL;
+	char *builddir = NULL, *trust = NULL;
 	gboolean no_build = FALSE;
 	GOptionEntry entries[] = {
 		{ "build-dir", 'B', 0, G_OPTION_ARG_FILENAME, &builddir, "The build directory (set up with cugen setup)", "BUILDDIR" },
 		{ "no-build", 0, 0, G_OPTION_ARG_NONE, &no_build, "Write the graph but do not run ninja", NULL },
+		{ "trust", 0, 0, G_OPTION_ARG_FILENAME, &trust,
+		  "Take only shards whose manifest.ini has a sha256 FILE lists (as the shard jobs printed it)", "FILE" },
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new("SHARD_DIR...");
@@ -418,11 +456,17 @@ int cmd_combine(int argc, char **argv)
 	g_ptr_array_add(regen, g_strdup("--no-build"));
 	g_ptr_array_add(regen, g_strdup("-B"));
 	g_ptr_array_add(regen, g_strdup(babs));
+	if (trust) {
+		g_ptr_array_add(regen, g_strdup("--trust"));
+		g_ptr_array_add(regen, cg_abspath(trust));
+	}
 	for (int i = 1; i < argc; i++)
 		g_ptr_array_add(regen, cg_abspath(argv[i]));
 	g_ptr_array_add(regen, NULL);
 	a.regen = (char **)g_ptr_array_free(regen, FALSE);
 
+	if (trust && !load_trust(trust, &err))
+		goto out;
 	for (int i = 1; i < argc; i++)
 		if (!load_shard(argv[i], shards, &err))
 			goto out;
@@ -560,5 +604,9 @@ out:
 	setup_args_clear(&a);
 	g_option_context_free(ctx);
 	g_free(builddir);
+	g_free(trust);
+	if (trusted)
+		g_hash_table_destroy(trusted);
+	trusted = NULL;
 	return rc;
 }

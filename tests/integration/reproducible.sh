@@ -115,6 +115,23 @@ rm ../cb/obj/tmpl/lib/scale.cu.p/sm_80.cubin
 cmp -s "$WORK/a/build/tmpl_app" ../cb/tmpl_app || die "the program rebuilt from the kept copies differs"
 mv "$WORK/s80-shard.away" "$WORK/out/s80/shard"
 
+note "--trust: only shards whose manifest digest the shard jobs published"
+sha256sum "$WORK/out/s80/shard/manifest.ini" ../s90/x/b/y/shard/manifest.ini >"$WORK/digests"
+"$CUGEN" combine -B ../cb --trust "$WORK/digests" "$WORK/out/s80/shard" ../s90/x/b/y/shard >out.txt 2>&1 ||
+	{ cat out.txt; die "combine refused the shards whose digests it was given"; }
+cp -R "$WORK/out/s80/shard" "$WORK/forged"
+printf x >>"$WORK/forged/images/obj/tmpl/lib/scale.cu.p/sm_80.cubin"
+# (the forger rewrites the image's hash in the manifest too)
+h=$(sha256sum "$WORK/forged/images/obj/tmpl/lib/scale.cu.p/sm_80.cubin" | cut -c1-64)
+old=$(sha256sum "$WORK/out/s80/shard/images/obj/tmpl/lib/scale.cu.p/sm_80.cubin" | cut -c1-64)
+sed -i "s/$old/$h/" "$WORK/forged/manifest.ini"
+run "$CUGEN" setup -B ../ct
+"$CUGEN" combine -B ../ct --trust "$WORK/digests" "$WORK/forged" ../s90/x/b/y/shard >out.txt 2>&1 &&
+	die "a forged shard was combined under --trust"
+grep -q "shard '$WORK/forged': its manifest.ini (sha256 [0-9a-f]*) is none of those --trust lists: refused" out.txt ||
+	{ cat out.txt; die "wrong message for a forged shard"; }
+[ -e ../ct/tmpl_app ] && die "a refused combine built"
+
 note "a shard of another cugen: combined where its rules are this build's, else refused, naming both"
 cp -R "$WORK/out/s80/shard" "$WORK/v80"
 sed -i 's/^cugen_version=.*/cugen_version=0.0.9 (commit 0123456789abcdef)/' "$WORK/v80/manifest.ini"
