@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -136,7 +138,7 @@ static gboolean blank(const char *line)
 /* text with the sections NAME and NAME-shardK replaced by block (at the
  * place of the first of them; at the end when there is none), one blank
  * line before and after it. */
-static GString *splice(const char *text, const char *name, const char *block)
+static GString *splice_section(const char *text, const char *name, const char *block)
 {
 	char **lines = g_strsplit(text, "\n", -1);
 	guint n = g_strv_length(lines);
@@ -258,6 +260,25 @@ static gboolean replace_file(const char *named, const char *text, gboolean check
 		unlink(tmpl);
 	g_free(tmpl);
 	free(real);
+	return ok;
+}
+
+/* [profile NAME] as block into the project file (a section of that name
+ * replaced where it stands); says what it did. */
+static gboolean profile_append(const Config *c, const char *name, const char *block, int nshards, GError **err)
+{
+	gsize len = 0;
+	char *text = cg_read_file(c->ini_abs, &len, err);
+	if (!text)
+		return FALSE;
+	GString *next = splice_section(text, name, block);
+	gboolean same = strcmp(next->str, text) == 0;
+	g_free(text);
+	gboolean ok = same || replace_file(c->ini_abs, next->str, TRUE, err);
+	g_string_free(next, TRUE);
+	if (ok)
+		fprintf(stderr, "cugen: profile: %s [profile %s]%s in %s\n", same ? "unchanged:" : "wrote", name,
+			nshards ? " and its shards" : "", c->ini_path);
 	return ok;
 }
 
@@ -448,26 +469,27 @@ int cmd_profile(int argc, char **argv)
 	}
 
 	if (append) {
-		gsize len = 0;
-		char *text = cg_read_file(gen.c->ini_abs, &len, &err);
-		if (!text)
+		/* read, splice and replace under a lock on the project file's
+		 * directory: two --append at once each keep their section (the
+		 * file itself is replaced by a rename, so it cannot hold it) */
+		char *pdir = g_path_get_dirname(gen.c->ini_abs);
+		int lockfd = open(pdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		g_free(pdir);
+		if (lockfd >= 0)
+			while (flock(lockfd, LOCK_EX) != 0 && errno == EINTR)
+				;
+		gboolean appended = profile_append(gen.c, name, block->str, nshards, &err);
+		if (lockfd >= 0)
+			close(lockfd);
+		if (!appended)
 			goto out;
-		GString *next = splice(text, name, block->str);
-		gboolean same = strcmp(next->str, text) == 0;
-		g_free(text);
-		if (!same && !replace_file(gen.c->ini_abs, next->str, TRUE, &err)) {
-			g_string_free(next, TRUE);
-			goto out;
-		}
-		g_string_free(next, TRUE);
-		fprintf(stderr, "cugen: profile: %s [profile %s]%s in %s\n", same ? "unchanged:" : "wrote",
-			name, nshards ? " and its shards" : "", gen.c->ini_path);
 	} else if (output) {
 		if (!replace_file(output, block->str, FALSE, &err))
 			goto out;
 	} else {
 		fputs(block->str, stdout);
 	}
+
 out:
 	if (late)
 		cg_warn("%s", late);

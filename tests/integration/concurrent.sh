@@ -3,7 +3,9 @@
 # existing build directory, round after round: none fails (creating a
 # directory another run just made is not an error; a temporary another
 # live run is writing is not stale), no temporary is left behind, and
-# every build directory ends as one setup alone would leave it.
+# every build directory ends as one setup alone would leave it. The
+# probe directories a killed setup left in TMPDIR are swept once their
+# process is gone and they are an hour old, and no others.
 . "$(dirname "$0")/lib.sh"
 need_cuda
 copy_example saxpy "$WORK/p"
@@ -58,4 +60,14 @@ note "a temporary of a killed setup is still swept"
 : >old/build.ninja.tmp.AbC123
 run "$CUGEN" setup -B old -D cuda.flags=-O2
 [ -e old/build.ninja.tmp.AbC123 ] && die "a stale temporary was left"
+note "probe directories of killed setups: swept when their process is gone and they are old"
+T=$WORK/tmp
+mkdir -p "$T/cugen-probe-999999-aaaaaa" "$T/cugen-probe-$$-bbbbbb" "$T/cugen-probe-999998-cccccc"
+touch -d '2 hours ago' "$T/cugen-probe-999999-aaaaaa" "$T/cugen-probe-$$-bbbbbb"
+TMPDIR=$T run "$CUGEN" setup -B sweep
+[ -e "$T/cugen-probe-999999-aaaaaa" ] && die "an old probe directory of a gone process was left"
+[ -d "$T/cugen-probe-$$-bbbbbb" ] || die "a live process's probe directory was removed"
+[ -d "$T/cugen-probe-999998-cccccc" ] || die "a fresh probe directory was removed"
+[ -z "$(find "$T" -maxdepth 1 -name "cugen-probe-*" ! -name '*-bbbbbb' ! -name '*-cccccc')" ] ||
+	die "setup left a probe directory of its own"
 echo ok

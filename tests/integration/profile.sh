@@ -1,6 +1,7 @@
 # CI profiles (cugen profile): for every runner in the table the section
 # reads back through the INI reader and plans pools within the runner's
-# cores and memory; --append keeps the rest of the file byte for byte and
+# cores and memory; --append keeps the rest of the file byte for byte
+# (several at once each keep their section), and
 # is idempotent (with shards too); CORES:MEMORY and -o FILE; on CI,
 # --profile auto (or [project] profile = auto) picks [profile ci]
 # (GITHUB_ACTIONS [profile github] first) and says so, CI=true alone and
@@ -165,4 +166,19 @@ if ! touch probe.tmp 2>/dev/null; then
 fi
 rm -f probe.tmp
 chmod u+w .
+
+note "six --append at once, each its own section: none is lost"
+cp once.ini cugen.ini
+r=0
+while [ $r -lt 3 ]; do
+	cp once.ini cugen.ini
+	for i in 1 2 3 4 5 6; do "$CUGEN" profile "c$r$i" --runner github --append >"$WORK/app.$i" 2>&1 & done
+	wait
+	for i in 1 2 3 4 5 6; do
+		grep -q "^\[profile c$r$i\]\$" cugen.ini || { cat "$WORK/app.$i"; die "round $r: [profile c$r$i] was lost"; }
+	done
+	r=$((r + 1))
+done
+cp once.ini cugen.ini
+
 exit 0
