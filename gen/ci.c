@@ -11,7 +11,11 @@
  * image has none) in its jobs. A provider is added by adding its two
  * templates and a line to the providers table. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
 
 #include "commands.h"
 #include "plan.h"
@@ -360,10 +364,39 @@ int cmd_ci(int argc, char **argv)
 		char *dir = g_path_get_dirname(output);
 		g_mkdir_with_parents(dir, 0755);
 		g_free(dir);
-		if (!g_file_set_contents(output, text, -1, &e)) {
+		/* a link is written where it points, as an editor does (the
+		 * link stays a link); one to nothing is an error */
+		GStatBuf lst;
+		gboolean link = g_lstat(output, &lst) == 0 && S_ISLNK(lst.st_mode);
+		char *real = NULL;
+		if (link) {
+			/* (its target may not exist yet: a file in a directory that does) */
+			char *to = g_file_read_link(output, NULL);
+			char *odir = g_path_get_dirname(output);
+			char *target = to ? (g_path_is_absolute(to) ? g_strdup(to) : g_build_filename(odir, to, NULL)) : NULL;
+			char *tdir = target ? g_path_get_dirname(target) : NULL;
+			char *rdir = tdir ? realpath(tdir, NULL) : NULL;
+			if (rdir) {
+				char *base = g_path_get_basename(target);
+				real = g_build_filename(rdir, base, NULL);
+				g_free(base);
+			} else {
+				cg_error(&err, "cannot write '%s': it is a symbolic link to '%s', which does not exist", output,
+					 to ? to : "?");
+			}
+			free(rdir);
+			g_free(tdir);
+			g_free(target);
+			g_free(odir);
+			g_free(to);
+		}
+		if (link && !real) {
+			/* (said above) */
+		} else if (!g_file_set_contents(real ? real : output, text, -1, &e)) {
 			cg_error(&err, "cannot write '%s': %s", output, e->message);
 			g_error_free(e);
 		}
+		g_free(real);
 	} else {
 		fputs(text, stdout);
 	}

@@ -56,6 +56,19 @@ done
 # GitLab leaves a script's text to the shell, which the value's quotes hold
 "$CUGEN" ci --provider gitlab -B b --cugen-repo https://example.org/c.git --cugen-ref 0123abc \
 	-D 'cuda.flags=-DTOKEN=$CI_JOB_TOKEN' -o r.yml >err.txt 2>&1 || { cat err.txt; die "gitlab: a \$ in a value refused"; }
+note "-o through a symbolic link writes where it points; a link to nothing is refused"
+mkdir -p wf
+ln -sf wf/real.yml link.yml
+"$CUGEN" ci --provider gitlab -B b --cugen-repo https://example.org/c.git --cugen-ref 0123abc -o link.yml 2>err.txt ||
+	{ cat err.txt; die "-o through a link failed"; }
+[ -L link.yml ] && [ -s wf/real.yml ] || die "-o replaced the link instead of writing where it points"
+ln -sf nowhere/x.yml dangling.yml
+if "$CUGEN" ci --provider gitlab -B b --cugen-repo https://example.org/c.git --cugen-ref 0123abc -o dangling.yml 2>err.txt; then
+	die "-o through a dangling link passed"
+fi
+grep -q "cannot write 'dangling.yml': it is a symbolic link to 'nowhere/x.yml', which does not exist" err.txt ||
+	{ cat err.txt; die "wrong message for a dangling -o"; }
+[ -L dangling.yml ] || die "the dangling link was replaced"
 for r in https://example.org/c.git git@example.org:c.git "file://$SRC"; do
 	"$CUGEN" ci --provider github -B b --cugen-repo "$r" --cugen-ref 0123abc -o r.yml >err.txt 2>&1 ||
 		{ cat err.txt; die "cugen ci refused the repository '$r'"; }
