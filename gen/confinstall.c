@@ -112,7 +112,13 @@ gboolean cf_read_target_install(Config *c, Target *t, Section *s, GError **err)
 			return FALSE;
 		}
 	} else {
-		t->soversion = g_strndup(t->version, strcspn(t->version, "."));
+		/* the major version: up to the first '.', or to '+' (build
+		 * metadata, "1+git_abc") or '_' where there is no dot */
+		t->soversion = g_strndup(t->version, strcspn(t->version, ".+_"));
+		if (!*t->soversion) {
+			g_free(t->soversion);
+			t->soversion = g_strdup(t->version);
+		}
 	}
 	if ((ve || se) && t->type != TGT_SHARED) {
 		cf_entry_error(err, ve ? ve : se, "%s is for shared libraries; target '%s' is %s", ve ? "version" : "soversion",

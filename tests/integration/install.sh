@@ -77,6 +77,11 @@ sed '1d; s#^dest=/opt/rdc/bin/rdc_app$#dest=/opt/rdc/../../tmp/x#' "$m" >"$WORK/
 "$CUGEN" install -B "$WORK/b-rdc" --destdir "$WORK/evil" >"$WORK/evil.log" 2>&1 && die "a manifest with '..' was installed"
 grep -q 'is not an install entry' "$WORK/evil.log" || { cat "$WORK/evil.log"; die "no error for the '..' destination"; }
 
+# a version with build metadata and no dot: the SONAME takes the major
+run "$CUGEN" setup -S "$WORK/rdc" -B "$WORK/b-meta" $A -D project.version=2+git_abc
+grep -q -- '-soname,librdcshared\.so\.2 ' "$WORK/b-meta/build.ninja" ||
+	{ grep -o -- '-soname,[^ ]*' "$WORK/b-meta/build.ninja"; die "the SONAME of version 2+git_abc is not librdcshared.so.2"; }
+
 note "make install DESTDIR=... installs what ninja install does"
 run "$CUGEN" setup -S "$WORK/multi" -B "$WORK/b-multi" $A --prefix /usr/local
 build "$WORK/b-multi" >/dev/null
