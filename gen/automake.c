@@ -316,6 +316,23 @@ gboolean automake_write(const Config *c, const Resolved *r, const Graph *g, GErr
 	gboolean ok = TRUE;
 	GString *top = g_string_new(NULL);
 	ok = am_word(top, sub, NULL, err);
+	/* the variables' names: a-b, a_b and a.b would all be CUGEN_LIB_a_b */
+	GHashTable *vnames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	for (guint i = 0; ok && i < c->targets->len; i++) {
+		Target *t = g_ptr_array_index(c->targets, i);
+		char *v = var_name("", t->name);
+		Target *other = g_hash_table_lookup(vnames, v);
+		if (other) {
+			cg_error_at(err, t->loc.file, t->loc.line,
+				    "targets '%s' and '%s' would have the same automake variables (..._%s): rename one", other->name,
+				    t->name, v);
+			ok = FALSE;
+			g_free(v);
+		} else {
+			g_hash_table_insert(vnames, v, t);
+		}
+	}
+	g_hash_table_destroy(vnames);
 	for (guint i = 0; ok && i < c->targets->len; i++)
 		ok = am_target(&f, g_ptr_array_index(c->targets, i), err);
 	ok = ok && am_headers(&f, err);
