@@ -236,6 +236,9 @@ gboolean shard_manifest_load(GKeyFile *m, const char *text, gsize len, const cha
 	char *format = ok ? g_key_file_get_string(m, "shard", "format", NULL) : NULL;
 	if (!ok)
 		cg_error(err, "shard '%s': manifest.ini is damaged or not a cugen shard manifest", dir);
+	else if (!format)
+		cg_error(err, "shard '%s': manifest.ini %s: build the shard with 'ninja shard'", dir,
+			 len ? "has no [shard] format (not a cugen shard manifest)" : "is empty");
 	else if (g_strcmp0(format, SHARD_FORMAT) != 0)
 		cg_error(err, "shard '%s': manifest.ini is of format '%s', this cugen reads format %s: "
 			      "build the shards with this cugen", dir, format ? format : "(none)", SHARD_FORMAT);

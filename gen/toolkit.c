@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 #include "arch.h"
 #include "safepath.h"
 #include "spawn.h"
@@ -31,15 +33,27 @@ static gboolean has_nvcc(const char *root)
 	return ok;
 }
 
+/* What is wrong with root's bin/nvcc, as the messages say it. */
+static const char *nvcc_problem(const char *root)
+{
+	char *n = g_build_filename(root, "bin", "nvcc", NULL);
+	GStatBuf sb;
+	const char *why = g_stat(n, &sb) != 0 ? "has no bin/nvcc"
+			  : S_ISDIR(sb.st_mode)   ? "has a directory for bin/nvcc"
+						  : "has a bin/nvcc that cannot be run (not executable)";
+	g_free(n);
+	return why;
+}
+
 static char *find_root(const Config *c, GError **err)
 {
 	if (c->cuda) {
 		if (!has_nvcc(c->cuda)) {
 			if (c->cuda_loc.line > 0)
-				cg_error_at(err, c->cuda_loc.file, c->cuda_loc.line,
-					    "no nvcc in '%s/bin' ([toolchain] cuda)", c->cuda);
+				cg_error_at(err, c->cuda_loc.file, c->cuda_loc.line, "'%s' %s ([toolchain] cuda)", c->cuda,
+					    nvcc_problem(c->cuda));
 			else
-				cg_error(err, "no nvcc in '%s/bin' (toolchain.cuda)", c->cuda);
+				cg_error(err, "'%s' %s (toolchain.cuda)", c->cuda, nvcc_problem(c->cuda));
 			return NULL;
 		}
 		return g_strdup(c->cuda);
@@ -49,7 +63,7 @@ static char *find_root(const Config *c, GError **err)
 		const char *v = g_getenv(envs[i]);
 		if (v && *v) {
 			if (!has_nvcc(v)) {
-				cg_error(err, "$%s is '%s', but it has no bin/nvcc", envs[i], v);
+				cg_error(err, "$%s is '%s', but it %s", envs[i], v, nvcc_problem(v));
 				return NULL;
 			}
 			return cg_abspath(v);
