@@ -70,6 +70,22 @@ void cf_source_free(gpointer p)
 	g_free(s);
 }
 
+/* Why a path named in cugen.ini is not there: "not found", or what a
+ * symbolic link in its place is ("is a symbolic link loop", "is a
+ * symbolic link to 'T', which does not exist"). */
+static char *missing_why(const char *abs)
+{
+	struct stat sb;
+	if (lstat(abs, &sb) != 0 || !S_ISLNK(sb.st_mode) || stat(abs, &sb) == 0)
+		return g_strdup("not found");
+	if (errno == ELOOP)
+		return g_strdup("is a symbolic link loop");
+	char *to = g_file_read_link(abs, NULL);
+	char *r = g_strdup_printf("is a symbolic link to '%s', which does not exist", to ? to : "?");
+	g_free(to);
+	return r;
+}
+
 /* The regular files glob w (relative to the project directory, whose
  * own name is taken literally) matches, sorted and normalised, appended
  * to files; its directory is watched: the graph regenerates when a file
@@ -164,8 +180,11 @@ gboolean cf_read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GErr
 					cf_word_error(err, e, w, FALSE, "source '%s' is a directory", w);
 				else if (g_file_test(abs, G_FILE_TEST_EXISTS))
 					cf_word_error(err, e, w, FALSE, "source '%s' is not a regular file", w);
-				else
-					cf_word_error(err, e, w, FALSE, "source file '%s' not found", w);
+				else {
+					char *why = missing_why(abs);
+					cf_word_error(err, e, w, FALSE, "source file '%s' %s", w, why);
+					g_free(why);
+				}
 				ok = FALSE;
 			} else {
 				g_ptr_array_add(files, g_strdup(abs));
@@ -279,10 +298,14 @@ gboolean cf_read_includes(Config *c, Section *s, const char *key, GPtrArray *out
 	for (guint i = 0; ok && i < inc->len; i++) {
 		char *abs = cg_path_join(c->srcdir, g_ptr_array_index(inc, i));
 		if (!path_is_dir(abs)) {
-			cf_entry_error(err, cf_find_entry(s, key),
-				    g_file_test(abs, G_FILE_TEST_EXISTS) ? "include directory '%s' is not a directory"
-									 : "include directory '%s' not found",
-				    (char *)g_ptr_array_index(inc, i));
+			char *why = missing_why(abs);
+			if (g_file_test(abs, G_FILE_TEST_EXISTS))
+				cf_entry_error(err, cf_find_entry(s, key), "include directory '%s' is not a directory",
+					       (char *)g_ptr_array_index(inc, i));
+			else
+				cf_entry_error(err, cf_find_entry(s, key), "include directory '%s' %s",
+					       (char *)g_ptr_array_index(inc, i), why);
+			g_free(why);
 			g_free(abs);
 			ok = FALSE;
 		} else {
@@ -345,7 +368,9 @@ gboolean cf_check_libs(Config *c, Section *s, const char *key, GPtrArray *libs, 
 		if (strchr(l, '/')) {
 			char *abs = cg_path_join(c->srcdir, l);
 			if (!path_is_file(abs)) {
-				cf_word_error(err, cf_find_entry(s, key), l, FALSE, "library file '%s' not found", l);
+				char *why = missing_why(abs);
+				cf_word_error(err, cf_find_entry(s, key), l, FALSE, "library file '%s' %s", l, why);
+				g_free(why);
 				g_free(abs);
 				return FALSE;
 			}
@@ -509,7 +534,9 @@ gboolean cf_read_headers(Config *c, Target *t, Section *s, GError **err)
 		} else if (path_is_file(abs)) {
 			g_ptr_array_add(files, cg_path_norm(abs));
 		} else {
-			cf_word_error(err, e, w, FALSE, "header '%s' not found", w);
+			char *why = missing_why(abs);
+			cf_word_error(err, e, w, FALSE, "header '%s' %s", w, why);
+			g_free(why);
 			ok = FALSE;
 		}
 		for (guint k = 0; ok && k < files->len; k++) {
