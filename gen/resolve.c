@@ -560,6 +560,20 @@ static gboolean check_tool(const char *cmd, const char *what, const char *key, L
 	gboolean ok = TRUE;
 	if (w->len) {
 		const char *prog = g_ptr_array_index(w, 0);
+		/* the steps run in the build directory: a relative path with a
+		 * '/' would mean another file there than here */
+		if (strchr(prog, '/') && !g_path_is_absolute(prog)) {
+			if (loc.file)
+				cg_error_loc(err, loc.file, loc.line,
+					     "the %s '%s' is a relative path, which the build (run in the build directory) "
+					     "would not find: give an absolute path or a program on PATH ([toolchain] %s)",
+					     what, prog, key);
+			else
+				cg_error(err, "the %s '%s' is a relative path, which the build (run in the build directory) "
+					      "would not find: give an absolute path or a program on PATH", what, prog);
+			g_ptr_array_free(w, TRUE);
+			return FALSE;
+		}
 		char *p = g_find_program_in_path(prog);
 		ok = p != NULL;
 		g_free(p);
