@@ -67,6 +67,7 @@ gboolean options_merge(SetupArgs *a, const char *builddir, GError **err)
 			return FALSE;
 		}
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *kept_out = g_ptr_array_new_with_free_func(g_free);
 	char *path = g_build_filename(builddir, ".cugen", "args.ini", NULL);
 	GKeyFile *k = g_key_file_new();
 	if (!a->reset && g_file_test(path, G_FILE_TEST_IS_REGULAR) && state_load_keyfile(k, path, "args")) {
@@ -79,8 +80,10 @@ gboolean options_merge(SetupArgs *a, const char *builddir, GError **err)
 				drop = strcmp(gk, key) == 0;
 				g_free(gk);
 			}
-			if (!drop)
+			if (!drop) {
 				g_ptr_array_add(out, g_strdup(*d));
+				g_ptr_array_add(kept_out, g_strdup(*d));
+			}
 			g_free(key);
 		}
 		g_strfreev(kept);
@@ -93,6 +96,9 @@ gboolean options_merge(SetupArgs *a, const char *builddir, GError **err)
 	g_strfreev(a->defines);
 	g_ptr_array_add(out, NULL);
 	a->defines = (char **)g_ptr_array_free(out, FALSE);
+	g_strfreev(a->kept);
+	g_ptr_array_add(kept_out, NULL);
+	a->kept = (char **)g_ptr_array_free(kept_out, FALSE);
 	if (!*a->defines) {
 		g_free(a->defines);
 		a->defines = NULL;

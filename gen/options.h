@@ -19,6 +19,7 @@
 typedef struct {
 	char *srcdir, *builddir, *file, *profile, *backend, *archs, *prefix, *buildtype;
 	char **defines;        /* -D, then the kept ones merged in (options.h) */
+	char **kept;           /* those of defines that came from the build directory */
 	char **undefines;      /* -U SECTION.KEY */
 	gboolean reset, list_options;
 	char **debug;          /* -d MODE (timing, no-ptxas-edges, no-host-rank, ...) */

@@ -50,6 +50,7 @@ void setup_args_clear(SetupArgs *a)
 	g_free(a->prefix);
 	g_free(a->buildtype);
 	g_strfreev(a->defines);
+	g_strfreev(a->kept);
 	g_strfreev(a->undefines);
 	g_strfreev(a->debug);
 	g_free(a->trace);
@@ -290,8 +291,22 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 	gen->env = envflags_read(gen->builddir);
 	ConfigOptions co = { a->file, a->profile, a->archs, a->defines, !a->machine, gen->env };
 	gen->c = config_load(&co, err);
-	if (!gen->c)
+	if (!gen->c) {
+		/* a -D kept from an earlier setup: say where it came from */
+		for (char **d = a->kept; err && *err && d && *d; d++) {
+			char *said = g_strconcat("-D ", *d, ":", NULL);
+			if (strstr((*err)->message, said)) {
+				char *key = g_strndup(*d, strcspn(*d, "="));
+				char *m = g_strdup_printf("%s (kept from an earlier setup of %s: drop it with -U %s, or "
+							  "all of them with --reset)", (*err)->message, a->builddir, key);
+				g_free((*err)->message);
+				(*err)->message = m;
+				g_free(key);
+			}
+			g_free(said);
+		}
 		return FALSE;
+	}
 	cg_timing("config");
 	if (!outside_sources(gen, a->builddir, err))
 		return FALSE;

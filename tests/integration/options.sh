@@ -61,4 +61,16 @@ cp -R "$B" "$WORK/before"
 "$CUGEN" setup -S "$P" -B "$B" --buildtype fast >out 2>&1 && die "buildtype fast passed"
 grep -q "invalid buildtype 'fast' (expected none, debug, release, relwithdebinfo or minsizerel)" out || { cat out; die "no clear error for a bad build type"; }
 diff -r "$WORK/before" "$B" >/dev/null || die "a failed setup changed the build directory"
+
+note "a kept -D for a target that is gone says where it came from"
+K=$WORK/kept
+mkdir -p "$K"
+: >"$K/k.cu"
+printf '[project]\nname = p\n[target x]\ntype = static\nsources = k.cu\n' >"$K/cugen.ini"
+run "$CUGEN" setup -S "$K" -B "$K/b" -D target.x.defines=A
+printf '[project]\nname = p\n[target y]\ntype = static\nsources = k.cu\n' >"$K/cugen.ini"
+"$CUGEN" setup -S "$K" -B "$K/b" >out 2>&1 && die "a kept -D for a gone target passed"
+grep -qF -- "-D target.x.defines=A: no target 'x' in the project; did you mean 'y'? (kept from an earlier setup of $K/b: drop it with -U target.x.defines, or all of them with --reset)" out ||
+	{ cat out; die "the kept -D's error does not say where it came from"; }
+run "$CUGEN" setup -S "$K" -B "$K/b" -U target.x.defines
 exit 0
