@@ -625,7 +625,13 @@ char *toolkit_dryrun(Toolkit *tk, GPtrArray *args, gboolean dlink, GError **err)
 		/* nvcc prints the temporary dir as given and resolved. */
 		char *real = realpath(dir, NULL);
 		char *a = replace_all(se, dir, "@PROBEDIR@");
-		result = real ? replace_all(a, real, "@PROBEDIR@") : g_strdup(a);
+		char *b = real ? replace_all(a, real, "@PROBEDIR@") : g_strdup(a);
+		/* and its temporaries' names hold its process id: the same text
+		 * from every run (probe.ini is then the same for two setups) */
+		GRegex *tmpx = g_regex_new("tmpxft_[0-9a-f]{8}_", 0, 0, NULL);
+		result = g_regex_replace_literal(tmpx, b, -1, 0, "tmpxft_00000000_", 0, NULL);
+		g_regex_unref(tmpx);
+		g_free(b);
 		g_free(a);
 		free(real);
 		g_key_file_set_string(tk->out, group, "output", result);

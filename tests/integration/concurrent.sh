@@ -3,7 +3,9 @@
 # existing build directory, round after round: none fails (creating a
 # directory another run just made is not an error; a temporary another
 # live run is writing is not stale), no temporary is left behind, and
-# every build directory ends as one setup alone would leave it. The
+# every build directory ends as one setup alone would leave it; two
+# fresh setups write the same probe.ini (nvcc's temporaries named
+# without its pid). The
 # probe directories a killed setup left in TMPDIR are swept once their
 # process is gone and they are an hour old, and no others.
 . "$(dirname "$0")/lib.sh"
@@ -60,6 +62,11 @@ note "a temporary of a killed setup is still swept"
 : >old/build.ninja.tmp.AbC123
 run "$CUGEN" setup -B old -D cuda.flags=-O2
 [ -e old/build.ninja.tmp.AbC123 ] && die "a stale temporary was left"
+note "two fresh setups write the same state (no process id of nvcc's in it)"
+run "$CUGEN" setup -B fresh1
+run "$CUGEN" setup -B fresh2
+cmp -s fresh1/.cugen/probe.ini fresh2/.cugen/probe.ini || { diff fresh1/.cugen/probe.ini fresh2/.cugen/probe.ini | head -5; die "two fresh setups' probe.ini differ"; }
+
 note "probe directories of killed setups: swept when their process is gone and they are old"
 T=$WORK/tmp
 mkdir -p "$T/cugen-probe-999999-aaaaaa" "$T/cugen-probe-$$-bbbbbb" "$T/cugen-probe-999998-cccccc"
