@@ -415,8 +415,11 @@ Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err)
 		goto fail;
 	char **lines = g_strsplit(out, "\n", -1);
 	for (char **l = lines; *l; l++) {
+		/* only what an arch code is (sm_90, sm_90a, sm_100f): any other
+		 * line is not one, whatever it starts with */
 		char *t = g_strstrip(*l);
-		if (g_str_has_prefix(t, "sm_"))
+		gsize d = g_str_has_prefix(t, "sm_") ? strspn(t + 3, "0123456789") : 0;
+		if (d && d <= 4 && (!t[3 + d] || (strchr("af", t[3 + d]) && !t[4 + d])))
 			g_ptr_array_add(tk->codes, g_strdup(t));
 	}
 	g_strfreev(lines);
