@@ -59,6 +59,18 @@ DESTDIR=$WORK/st-keep "$NINJA" -C "$WORK/b-keep" install >/dev/null 2>&1 || die 
 [ "$(runpath "$WORK/st-keep/opt/rdc/bin/rdc_app")" = /opt/keep/lib ] ||
 	die "installed RUNPATH with LDFLAGS' entry: '$(runpath "$WORK/st-keep/opt/rdc/bin/rdc_app")'"
 
+# four installs at once into one DESTDIR, a few rounds: none fails (the
+# links go through temporaries of each process's own)
+r=0
+while [ $r -lt 4 ]; do
+	for i in 1 2 3 4; do "$CUGEN" install -B "$WORK/b-rdc" --destdir "$WORK/st-conc" >"$WORK/conc.$i" 2>&1 & done
+	wait
+	for i in 1 2 3 4; do grep -q 'error' "$WORK/conc.$i" && { cat "$WORK/conc.$i"; die "round $r: a concurrent install failed"; }; done
+	r=$((r + 1))
+done
+[ -L "$WORK/st-conc/opt/rdc/lib/librdcshared.so.1" ] || die "the concurrent installs left no SONAME link"
+[ -z "$(find "$WORK/st-conc" -name '*.cugen-*')" ] || die "the concurrent installs left temporaries"
+
 note "ninja help and ninja clean"
 "$NINJA" -C "$WORK/b-rdc" help >"$WORK/help" 2>&1 || die "ninja help failed"
 for w in 'rdcshared: shared librdcshared.so' 'rdc_app: executable' 'arch-sm_80' 'install: install under /opt/rdc' clean; do
