@@ -346,6 +346,13 @@ gboolean cg_split_defines(const char *s, GPtrArray *out, GError **err)
 		}
 		int depth = 0;
 		while (*p && (depth > 0 || (*p != ',' && !g_ascii_isspace(*p)))) {
+			if (*p == '\\' && p[1] && (g_ascii_isspace(p[1]) || p[1] == ',')) {
+				/* "a\ b": the blank (or comma) belongs to the value,
+				 * as the shell and CMake read it */
+				g_string_append_c(w, p[1]);
+				p += 2;
+				continue;
+			}
 			if (*p == '"') {
 				/* a quoted run, kept with its quotes and escapes */
 				const char *q = p + 1;

@@ -92,6 +92,8 @@ static void test_split_defines(void)
 		{ "\"CYTHON_EXTERN_C=extern \\\"C\\\"\" B", { "CYTHON_EXTERN_C=extern \"C\"", "B" } },
 		{ "'CYTHON_EXTERN_C=extern \"C\"',B", { "CYTHON_EXTERN_C=extern \"C\"", "B" } },
 		{ "\"P=a\\\\b\"", { "P=a\\b" } },
+		/* a backslash before a blank or a comma keeps it in the value */
+		{ "MSG=a\\ b\\,c N", { "MSG=a b,c", "N" } },
 		{ "  ", { NULL } },
 	};
 	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
