@@ -360,8 +360,28 @@ static char *summary_notes(const Generated *gen)
 {
 	GString *n = g_string_new(NULL);
 	char *env = envflags_used(gen->env);
-	if (*env)
-		g_string_append_printf(n, ", flags from the environment (%s)", env);
+	/* CUDAARCHS counts only where cugen.ini names no archs (CMake's
+	 * rule): where it does, the line says CUDAARCHS was not used */
+	gboolean ca_used = g_strcmp0(gen->c->archs.loc.file, "$CUDAARCHS") == 0;
+	char **words = g_strsplit(env, " ", -1);
+	GString *used = g_string_new(NULL);
+	gboolean ca_set = FALSE;
+	for (char **w = words; *w; w++) {
+		if (!**w)
+			continue;
+		if (strcmp(*w, "CUDAARCHS") == 0) {
+			ca_set = TRUE;
+			if (!ca_used)
+				continue;
+		}
+		g_string_append_printf(used, "%s%s", used->len ? " " : "", *w);
+	}
+	g_strfreev(words);
+	if (used->len)
+		g_string_append_printf(n, ", flags from the environment (%s)", used->str);
+	if (ca_set && !ca_used)
+		g_string_append(n, ", CUDAARCHS not used (cugen.ini names the archs)");
+	g_string_free(used, TRUE);
 	g_free(env);
 	const GPtrArray *fb = gen->info.fallbacks;
 	for (guint i = 0; fb && i + 2 < fb->len; i += 3) {

@@ -83,6 +83,9 @@ note "the INI's archs win; a bad CUDAARCHS is an error"
 printf '\n[cuda]\narchs = 75\n' >>"$P/cugen.ini"
 CUDAARCHS=90 "$CUGEN" setup -S "$P" -B "$WORK/b2" >"$WORK/s2" 2>&1 || { cat "$WORK/s2"; die "setup with archs failed"; }
 grep -q 'archs sm_75,' "$WORK/s2" || { cat "$WORK/s2"; die "CUDAARCHS won over [cuda] archs"; }
+# (and the line says so, not that CUDAARCHS was used)
+grep -q 'CUDAARCHS not used (cugen.ini names the archs)' "$WORK/s2" && ! grep -q 'environment (.*CUDAARCHS' "$WORK/s2" ||
+	{ cat "$WORK/s2"; die "the summary does not say CUDAARCHS went unused"; }
 sed -i '/^\[cuda\]/,$d' "$P/cugen.ini"
 cp -R "$B" "$WORK/before"
 CUDAARCHS='80-fast' "$CUGEN" setup -S "$P" -B "$B" >"$WORK/bad" 2>&1 && die "a bad CUDAARCHS was taken"
