@@ -34,6 +34,10 @@ gboolean setup_parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd
 gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err);
 /* The project's arch set as build files and shard specs name it. */
 char *setup_project_archs(const Generated *gen);
+/* What the summary line says after its counts: ", flags from the
+ * environment (...)", ", one nvcc per TU for 'k' (flag '-X')", the
+ * choices that make code differ from plain nvcc's (summary.c). */
+char *setup_summary_notes(const Generated *gen);
 /* Write the build directory's files, all or nothing. */
 gboolean setup_write(SetupArgs *a, Generated *gen, GError **err);
 void setup_args_clear(SetupArgs *a);
