@@ -334,36 +334,30 @@ Pipeline *pipeline_parse(const char *dryrun, GError **err)
 				keep = argv;
 				g_ptr_array_add(p->archs, a);
 			}
-		} else if (strcmp(base, "ptxas") == 0 && g_str_has_prefix(get_opt(argv, "-arch") ? get_opt(argv, "-arch") : "",
-									  "compute_")) {
-			/* nvcc 13 checks the PTX of a PTX-only arch (code=compute_NN)
-			 * with ptxas for that virtual arch: it writes nothing */
-			PipeArch *a = pipeline_arch(p, get_opt(argv, "-arch") + strlen("compute_"));
-			if (!a || a->ptxas || a->ptxcheck || get_opt(argv, "-o")) {
-				cg_error(err, "nvcc --dryrun: unexpected ptxas step: %s", cmd);
-				ok = FALSE;
-			} else {
-				char *f = g_strdup_printf(P_O "/compute_%s.ptx", a->id);
-				set_file(argv, ".ptx", f);
-				g_free(f);
-				a->ptxcheck = keep = argv;
-			}
 		} else if (strcmp(base, "ptxas") == 0) {
+			/* ptxas -arch=sm_NN, or nvcc 13's check of a PTX-only arch's
+			 * PTX (code=compute_NN) with ptxas -arch=compute_NN, which
+			 * writes nothing */
 			const char *sarch = get_opt(argv, "-arch");
-			PipeArch *a = sarch && g_str_has_prefix(sarch, "sm_")
-				? pipeline_arch(p, sarch + 3) : NULL;
-			if (!a || a->ptxas) {
+			gboolean check = sarch && g_str_has_prefix(sarch, "compute_");
+			PipeArch *a = check || (sarch && g_str_has_prefix(sarch, "sm_"))
+				? pipeline_arch(p, strchr(sarch, '_') + 1) : NULL;
+			if (!a || a->ptxas || a->ptxcheck || (check && get_opt(argv, "-o"))) {
 				cg_error(err, "nvcc --dryrun: unexpected ptxas step: %s", cmd);
 				ok = FALSE;
 			} else {
 				char *f = g_strdup_printf(P_O "/compute_%s.ptx", a->id);
 				set_file(argv, ".ptx", f);
 				g_free(f);
-				f = g_strdup_printf(P_O "/sm_%s.cubin", a->id);
-				set_opt(argv, "-o", f);
-				g_free(f);
-				a->ptxas = keep = argv;
-				a->sass = TRUE;
+				if (check) {
+					a->ptxcheck = keep = argv;
+				} else {
+					f = g_strdup_printf(P_O "/sm_%s.cubin", a->id);
+					set_opt(argv, "-o", f);
+					g_free(f);
+					a->ptxas = keep = argv;
+					a->sass = TRUE;
+				}
 			}
 		} else if (strcmp(base, "fatbinary") == 0) {
 			for (guint i = 0; ok && i < argv->len; i++) {

@@ -400,19 +400,27 @@ char *resolve_seed(const Target *t, const char *file)
 	return g_strconcat(t->name, ":", file, NULL);
 }
 
+/* ph for value in every step that names the TU's source: the host
+ * preprocess, cudafe++, the host compile, each device preprocess and
+ * cicc. */
+static void pipe_subst(Pipeline *p, const char *ph, const char *value)
+{
+	GPtrArray *all[] = { p->host_pp, p->cudafe, p->host_cc };
+	for (gsize i = 0; i < G_N_ELEMENTS(all); i++)
+		argv_subst(all[i], ph, value);
+	for (guint i = 0; i < p->archs->len; i++) {
+		PipeArch *pa = g_ptr_array_index(p->archs, i);
+		argv_subst(pa->pp, ph, value);
+		argv_subst(pa->cicc, ph, value);
+	}
+}
+
 static void seed_steps(RTarget *s)
 {
 	if (!s->seeded)
 		return;
 	char *v = resolve_seed(s->t, P_F);
-	GPtrArray *all[] = { s->pipe->host_pp, s->pipe->cudafe, s->pipe->host_cc };
-	for (gsize i = 0; i < G_N_ELEMENTS(all); i++)
-		argv_subst(all[i], SEED_MARK, v);
-	for (guint i = 0; i < s->pipe->archs->len; i++) {
-		PipeArch *pa = g_ptr_array_index(s->pipe->archs, i);
-		argv_subst(pa->pp, SEED_MARK, v);
-		argv_subst(pa->cicc, SEED_MARK, v);
-	}
+	pipe_subst(s->pipe, SEED_MARK, v);
 	g_free(v);
 }
 
@@ -522,17 +530,8 @@ static gboolean prepare_target(Resolved *x, Target *t, GError **err)
 		seed_steps(s);
 		map_host_names(x, s);
 	}
-	if (s->pipe && !x->c->module_id_absolute) {
-		/* relative module ids: one path seeds both names (one variable) */
-		GPtrArray *all[] = { s->pipe->host_pp, s->pipe->cudafe, s->pipe->host_cc };
-		for (gsize i = 0; i < G_N_ELEMENTS(all); i++)
-			argv_subst(all[i], P_C, P_F);
-		for (guint i = 0; i < s->pipe->archs->len; i++) {
-			PipeArch *pa = g_ptr_array_index(s->pipe->archs, i);
-			argv_subst(pa->pp, P_C, P_F);
-			argv_subst(pa->cicc, P_C, P_F);
-		}
-	}
+	if (s->pipe && !x->c->module_id_absolute)
+		pipe_subst(s->pipe, P_C, P_F); /* relative ids: one path seeds both names (one variable) */
 	if (s->pipe) {
 		/* The arch whose stub the host compile takes: the first of the
 		 * project set if built, so a subset build agrees with a full one. */
