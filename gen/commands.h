@@ -12,6 +12,7 @@ int cmd_stub(int argc, char **argv);
 int cmd_devrt_hint(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
 int cmd_manifest(int argc, char **argv);
+int cmd_place_image(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_combine(int argc, char **argv);
 int cmd_ci(int argc, char **argv);

@@ -30,6 +30,17 @@ static const struct {
 	{ "minsizerel", "-O1 -DNDEBUG", "-Os -DNDEBUG" },
 };
 
+gboolean buildtype_flags(const char *name, const char **cuda, const char **host)
+{
+	for (gsize i = 0; i < G_N_ELEMENTS(types); i++)
+		if (g_ascii_strcasecmp(name, types[i].name) == 0) {
+			*cuda = types[i].cuda;
+			*host = types[i].host;
+			return TRUE;
+		}
+	return FALSE;
+}
+
 static gboolean build_type(GPtrArray *secs, int *out, GError **err)
 {
 	Entry *e = cf_find_entry(cf_find_section(secs, SEC_PROJECT, NULL), "buildtype");

@@ -55,6 +55,14 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 		g_free(names);
 		return FALSE;
 	}
+	Entry *on = cf_find_entry(s, "output_name");
+	t->output_name = g_strstrip(g_strdup(on ? on->value : t->name));
+	if (on && (!cf_valid_name(t->output_name) || cf_in_list(t->output_name, cf_reserved_targets) ||
+		   g_str_has_prefix(t->output_name, "arch-") || t->output_name[0] == '.')) {
+		cf_entry_error(err, on, "invalid output_name '%s' (letters, digits, '_', '.', '+' and '-'; not a "
+			       "name cugen or ninja uses in the build directory)", t->output_name);
+		return FALSE;
+	}
 	int v;
 	Entry *type = cf_find_entry(s, "type");
 	if (!type) {
@@ -156,9 +164,9 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 char *target_output_name(const Target *t)
 {
 	switch (t->type) {
-	case TGT_EXECUTABLE: return g_strdup(t->name);
-	case TGT_STATIC: return g_strdup_printf("lib%s.a", t->name);
-	case TGT_SHARED: return g_strdup_printf("lib%s.so", t->name);
+	case TGT_EXECUTABLE: return g_strdup(t->output_name);
+	case TGT_STATIC: return g_strdup_printf("lib%s.a", t->output_name);
+	case TGT_SHARED: return g_strdup_printf("lib%s.so", t->output_name);
 	case TGT_OBJECT: return NULL;
 	}
 	return NULL;

@@ -83,6 +83,7 @@ struct Target {
 	char *cflags, *cxxflags, *ldflags;
 	/* installing it (confinstall.c) */
 	gboolean install;    /* install = yes (default for executables and libraries) */
+	char *output_name;   /* the file's name part (output_name =), default name */
 	char *version;       /* a shared library's version (libNAME.so.VERSION), "" for none */
 	char *soversion;     /* its SONAME's (libNAME.so.SOVERSION): version's major by default */
 	GPtrArray *headers;  /* char*: pairs of project-relative file, path under includedir */
@@ -171,6 +172,9 @@ Loc setting_word_loc(const Setting *s, const char *word);
 void config_free(Config *c);
 
 const char *lang_name(Lang l);
+/* A buildtype's flags (release: "-O3 -DNDEBUG" both), FALSE for no such
+ * buildtype (confflags.c). */
+gboolean buildtype_flags(const char *name, const char **cuda, const char **host);
 /* The file a target writes (libNAME.a, libNAME.so, NAME), NULL for object
  * targets; for a shared library the name it is linked by, a symbolic link
  * when it has a version. */

@@ -145,12 +145,12 @@ char *target_real_name(const Target *t)
 {
 	if (t->type != TGT_SHARED || !t->version || !*t->version)
 		return target_output_name(t);
-	return g_strdup_printf("lib%s.so.%s", t->name, t->version);
+	return g_strdup_printf("lib%s.so.%s", t->output_name, t->version);
 }
 
 char *target_soname(const Target *t)
 {
 	if (t->type != TGT_SHARED || !t->version || !*t->version)
 		return target_output_name(t);
-	return g_strdup_printf("lib%s.so.%s", t->name, t->soversion);
+	return g_strdup_printf("lib%s.so.%s", t->output_name, t->soversion);
 }

@@ -8,10 +8,38 @@
  * library with CUDA code, the CUDA runtime it needs (Libs.private, for
  * pkg-config --static; CUDA::cudart_static through CMake's
  * FindCUDAToolkit). A shared library has the runtime linked in already.
+ * A library of the CUDA toolkit in libs (cublas) is CUDA::cublas through
+ * find_dependency(CUDAToolkit) in the CMake package, and -lcublas after
+ * -L${cuda_libdir} in pkg-config, whose cuda_root variable names the
+ * toolkit (the usual /usr/local/cuda where that is the build's toolkit,
+ * else the build's; pkg-config --define-variable=cuda_root=DIR moves it).
  */
 #include "install.h"
 
 #include <string.h>
+
+/* A library of the toolkit: NAME with libNAME.so or libNAME.a in its
+ * library directory. */
+static gboolean toolkit_lib(const Resolved *r, const char *name)
+{
+	if (strchr(name, '/'))
+		return FALSE;
+	gboolean found = FALSE;
+	for (int i = 0; i < 2 && !found; i++) {
+		char *f = g_strdup_printf("%s/lib%s.%s", r->cudart_dir, name, i ? "a" : "so");
+		found = g_file_test(f, G_FILE_TEST_EXISTS);
+		g_free(f);
+	}
+	return found;
+}
+
+static gboolean has_toolkit_lib(const Resolved *r, const GPtrArray *libs)
+{
+	for (guint i = 0; i < libs->len; i++)
+		if (toolkit_lib(r, g_ptr_array_index(libs, i)))
+			return TRUE;
+	return FALSE;
+}
 
 /* The CUDA runtime a library with CUDA code needs, as linker words. */
 static void cudart_words(const Resolved *r, const Target *t, GString *o)
@@ -19,7 +47,7 @@ static void cudart_words(const Resolved *r, const Target *t, GString *o)
 	const RTarget *rt = resolved_target(r, t);
 	if (!rt->links_cuda || r->c->cudart == CUDART_NONE)
 		return;
-	g_string_append_printf(o, " -L%s", r->cudart_dir);
+	g_string_append(o, " -L${cuda_libdir}");
 	if (target_has_rdc((Target *)t) && t->devrt)
 		g_string_append(o, " -lcudadevrt");
 	g_string_append(o, r->c->cudart == CUDART_STATIC ? " -lcudart_static -lrt -lpthread -ldl" : " -lcudart");
@@ -31,12 +59,25 @@ static void lib_word(GString *o, const char *l)
 	g_string_append_printf(o, strchr(l, '/') ? " %s" : " -l%s", l);
 }
 
-static char *toolkit_include(const Resolved *r)
+/* cuda_root, cuda_libdir and cuda_includedir: the toolkit's place as a
+ * consumer's pkg-config can move it. */
+static void toolkit_vars(const Resolved *r, GString *o)
 {
-	char *dir = g_path_get_dirname(r->cudart_dir);
-	char *inc = g_build_filename(dir, "include", NULL);
+	char *root = g_strdup(r->tk->root);
+	char *std = realpath("/usr/local/cuda", NULL), *real = realpath(r->tk->root, NULL);
+	if (std && real && strcmp(std, real) == 0) {
+		g_free(root);
+		root = g_strdup("/usr/local/cuda");
+	}
+	char *lib = cg_relpath(r->cudart_dir, r->tk->root);
+	char *dir = g_path_get_dirname(lib);
+	g_string_append_printf(o, "cuda_root=%s\ncuda_libdir=${cuda_root}/%s\ncuda_includedir=${cuda_root}/%s/include\n",
+			       root, lib, dir);
 	g_free(dir);
-	return inc;
+	g_free(lib);
+	free(std);
+	free(real);
+	g_free(root);
 }
 
 GString *install_pc_file(const Resolved *r, const Target *t)
@@ -58,6 +99,8 @@ GString *install_pc_file(const Resolved *r, const Target *t)
 		else
 			g_string_append_printf(o, "%s=%s\n", dirs[i][0], d);
 	}
+	if (rt->links_cuda || has_toolkit_lib(r, t->libs) || has_toolkit_lib(r, t->private_libs))
+		toolkit_vars(r, o);
 	g_string_append_printf(o, "\nName: %s\nDescription: %s library %s of %s\n", t->name,
 			       t->type == TGT_SHARED ? "shared" : "static", t->name, c->name);
 	g_string_append_printf(o, "Version: %s\n", *c->version ? c->version : "0");
@@ -83,15 +126,16 @@ GString *install_pc_file(const Resolved *r, const Target *t)
 		}
 		g_free(q);
 	}
-	if (rt->links_cuda) {
-		char *inc = toolkit_include(r);
-		g_string_append_printf(o, " -I%s", inc);
-		g_free(inc);
-	}
-	g_string_append_printf(o, "\nLibs: -L${libdir} -l%s", t->name);
+	if (rt->links_cuda)
+		g_string_append(o, " -I${cuda_includedir}");
+	g_string_append_printf(o, "\nLibs: -L${libdir} -l%s", t->output_name);
+	if (has_toolkit_lib(r, t->libs))
+		g_string_append(o, " -L${cuda_libdir}");
 	for (guint i = 0; i < t->libs->len; i++)
 		lib_word(o, g_ptr_array_index(t->libs, i));
 	GString *priv = g_string_new(NULL);
+	if (has_toolkit_lib(r, t->private_libs) && !has_toolkit_lib(r, t->libs))
+		g_string_append(priv, " -L${cuda_libdir}");
 	for (guint i = 0; i < t->private_libs->len; i++)
 		lib_word(priv, g_ptr_array_index(t->private_libs, i));
 	cudart_words(r, t, priv);
@@ -178,6 +222,8 @@ GString *install_cmake_config(const Resolved *r)
 	for (guint i = 0; i < c->targets->len; i++) {
 		const Target *t = g_ptr_array_index(c->targets, i);
 		cuda |= t->install && t->type == TGT_STATIC && resolved_target(r, t)->links_cuda;
+		cuda |= t->install && (t->type == TGT_STATIC || t->type == TGT_SHARED) &&
+			(has_toolkit_lib(r, t->libs) || (t->type == TGT_STATIC && has_toolkit_lib(r, t->private_libs)));
 	}
 	if (cuda)
 		g_string_append(o, "include(CMakeFindDependencyMacro)\nfind_dependency(CUDAToolkit)\n");
@@ -220,11 +266,15 @@ GString *install_cmake_config(const Resolved *r)
 			if (d->install && (d->type == TGT_STATIC || d->type == TGT_SHARED))
 				g_string_append_printf(links, ";%s::%s", c->name, d->name);
 		}
-		for (guint k = 0; k < t->libs->len; k++)
-			g_string_append_printf(links, ";%s", (char *)g_ptr_array_index(t->libs, k));
+		for (guint k = 0; k < t->libs->len; k++) {
+			const char *l = g_ptr_array_index(t->libs, k);
+			g_string_append_printf(links, toolkit_lib(r, l) ? ";CUDA::%s" : ";%s", l);
+		}
 		if (t->type == TGT_STATIC) {
-			for (guint k = 0; k < t->private_libs->len; k++)
-				g_string_append_printf(links, ";$<LINK_ONLY:%s>", (char *)g_ptr_array_index(t->private_libs, k));
+			for (guint k = 0; k < t->private_libs->len; k++) {
+				const char *l = g_ptr_array_index(t->private_libs, k);
+				g_string_append_printf(links, toolkit_lib(r, l) ? ";$<LINK_ONLY:CUDA::%s>" : ";$<LINK_ONLY:%s>", l);
+			}
 			if (resolved_target(r, t)->links_cuda && c->cudart != CUDART_NONE) {
 				if (target_has_rdc((Target *)t) && t->devrt)
 					g_string_append(links, ";$<LINK_ONLY:CUDA::cudadevrt>");

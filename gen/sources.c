@@ -248,6 +248,7 @@ void cf_target_free(gpointer p)
 {
 	Target *t = p;
 	g_free(t->name);
+	g_free(t->output_name);
 	g_ptr_array_free(t->sources, TRUE);
 	g_ptr_array_free(t->include, TRUE);
 	g_ptr_array_free(t->private_include, TRUE);

@@ -123,9 +123,7 @@ static inline void cg_puts(GString *o, const char *s)
 {
 	cg_put(o, s, strlen(s));
 }
-/* Remove path and, when it is a directory, everything under it (symbolic
- * links are removed, not followed). */
-/* The same for a ninja rule's command: '$' doubled as well. */
+/* cg_sh_quote for a ninja rule's command: '$' doubled as well. */
 char *cg_ninja_sh_quote(const char *s);
 void cg_sh_append(GString *out, const char *arg);
 /* Split a command-line-like string on whitespace, honouring '' and "". */

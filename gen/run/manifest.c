@@ -1,7 +1,7 @@
 /* manifest.c -- what a shard build runs: `cugen manifest` (the images
  * and host stubs a shard build made, copied under BUILDDIR/shard with
  * manifest.ini: per image its arch, TU, rule hash, input hashes, own
- * hash and module id) and `cugen import` (a shard's image put in place
+ * hash and module id) and `cugen place-image` (a shard's image put in place
  * of a device edge's, its module id and hash checked); see shard.h.
  */
 #include "shard.h"
@@ -269,13 +269,13 @@ static char *id_difference(const char *here, const char *theirs)
 	return why;
 }
 
-/* cugen import IDFILE ID SRC DST HASH [SRC DST HASH]...: copy a shard's
+/* cugen place-image IDFILE ID SRC DST HASH [SRC DST HASH]...: copy a shard's
  * images into this build, checking that this build's module id of the TU is
  * the shard's and that each file still has the hash its manifest records. */
-int cmd_import(int argc, char **argv)
+int cmd_place_image(int argc, char **argv)
 {
 	if (argc < 6 || (argc - 3) % 3 != 0) {
-		fprintf(stderr, "usage: cugen import IDFILE ID SRC DST HASH...\n");
+		fprintf(stderr, "usage: cugen place-image IDFILE ID SRC DST HASH...\n");
 		return 2;
 	}
 	char *id = NULL;

@@ -5,7 +5,8 @@
 set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 : "${CUDA_PATH:=/usr/local/cuda}"
-[ -n "${NINJA:-}" ] || NINJA=ninja
+[ -n "${NINJA:-}" ] || NINJA=$(command -v ninja || echo ninja)
+case $NINJA in /*) ;; */*) NINJA=$(cd "$(dirname "$NINJA")" && pwd)/$(basename "$NINJA") ;; *) NINJA=$(command -v "$NINJA" || echo "$NINJA") ;; esac
 NVCC="$CUDA_PATH/bin/nvcc"
 WORK=$(mktemp -d "${TESTS_TMP:-/tmp}/$(basename "$0" .sh).XXXXXX")
 

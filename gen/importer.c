@@ -1,0 +1,545 @@
+/* importer.c -- `cugen import [-o FILE] [--force] SRCDIR [-- CMAKE_ARGS...]`:
+ * a CMake project, as CMake describes it (cmakeapi.h), written as the
+ * cugen.ini that builds what CMake's build builds: [project], [cuda] and
+ * [toolchain] from the project-wide settings, then one section per
+ * target in build order (importmap.c), each with a comment naming the
+ * CMakeLists line that made it, and one warning line for each thing
+ * cugen.ini cannot say. The file is put in place only once cugen reads it
+ * back, and never over an existing one without --force.
+ *
+ * Owns: the command, the project-wide sections and the target order.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "config.h"
+#include "importer_int.h"
+#include "util.h"
+
+static void im_target_free(gpointer p)
+{
+	ImTarget *t = p;
+	g_free(t->name);
+	g_ptr_array_unref(t->deps);
+	g_ptr_array_unref(t->exported_inc);
+	g_ptr_array_unref(t->exported_def);
+	g_ptr_array_unref(t->headers);
+	g_free(t->archs);
+	g_free(t->ptx);
+	g_free(t->std);
+	g_free(t);
+}
+
+static char *section_name(const char *cmake)
+{
+	char *n = g_strdup(cmake);
+	for (char *s = n; *s; s++)
+		if (!g_ascii_isalnum(*s) && !strchr("_.+-", *s))
+			*s = '_';
+	return n;
+}
+
+/* CMAKE_<LANG>_FLAGS and, when the build type is not cugen's, the build
+ * type's flags: what [cuda] flags or [toolchain] give every target. */
+static GPtrArray *global_flags(Im *im, const char *lang, gboolean with_bt)
+{
+	char *k = g_strdup_printf("CMAKE_%s_FLAGS", lang);
+	GPtrArray *w = im_words(cm_cache(im->p, k));
+	g_free(k);
+	const char *bt = cm_cache(im->p, "CMAKE_BUILD_TYPE");
+	if (with_bt && *bt) {
+		char *up = g_ascii_strup(bt, -1);
+		k = g_strdup_printf("CMAKE_%s_FLAGS_%s", lang, up);
+		GPtrArray *b = im_words(cm_cache(im->p, k));
+		for (guint i = 0; i < b->len; i++)
+			g_ptr_array_add(w, g_strdup(g_ptr_array_index(b, i)));
+		g_ptr_array_unref(b);
+		g_free(k);
+		g_free(up);
+	}
+	return w;
+}
+
+static gboolean same_words(const char *a, const char *b)
+{
+	GPtrArray *x = im_words(a), *y = im_words(b);
+	gboolean same = x->len == y->len;
+	for (guint i = 0; same && i < x->len; i++)
+		same = !strcmp(g_ptr_array_index(x, i), g_ptr_array_index(y, i));
+	g_ptr_array_unref(x);
+	g_ptr_array_unref(y);
+	return same;
+}
+
+static gboolean uses_lang(Im *im, const char *lang)
+{
+	for (guint i = 0; i < im->p->targets->len; i++) {
+		CmTarget *t = g_ptr_array_index(im->p->targets, i);
+		for (guint k = 0; k < t->groups->len; k++)
+			if (!g_strcmp0(((CmGroup *)g_ptr_array_index(t->groups, k))->lang, lang))
+				return TRUE;
+	}
+	return FALSE;
+}
+
+/* cugen's buildtype when its flags are CMake's for CMAKE_BUILD_TYPE in
+ * every language the project compiles. */
+static void choose_buildtype(Im *im)
+{
+	const char *bt = cm_cache(im->p, "CMAKE_BUILD_TYPE"), *cuda = NULL, *host = NULL;
+	if (!*bt || !buildtype_flags(bt, &cuda, &host))
+		return;
+	char *up = g_ascii_strup(bt, -1);
+	gboolean same = TRUE;
+	static const char *const langs[] = { "CUDA", "CXX", "C" };
+	for (gsize i = 0; same && i < G_N_ELEMENTS(langs); i++) {
+		char *k = g_strdup_printf("CMAKE_%s_FLAGS_%s", langs[i], up);
+		if (uses_lang(im, langs[i]))
+			same = same_words(cm_cache(im->p, k), i == 0 ? cuda : host);
+		g_free(k);
+	}
+	g_free(up);
+	if (same)
+		im->buildtype = g_ascii_strdown(bt, -1);
+}
+
+/* A target's CUDA settings and usage requirements, before any section is
+ * written ([cuda] takes the most common settings). */
+static void prepare(Im *im, ImTarget *t)
+{
+	for (guint i = 0; i < t->cm->sources->len; i++)
+		t->cuda |= !g_strcmp0(((CmSource *)g_ptr_array_index(t->cm->sources, i))->lang, "CUDA");
+	const char *a = cm_prop(t->cm, "CUDA_ARCHITECTURES");
+	if (t->cuda && !im_map_archs(a, &t->archs, &t->ptx))
+		im_warn(im, &t->cm->where, "target '%s': CUDA_ARCHITECTURES '%s' not imported (nvcc's default arch)",
+			t->cm->name, a);
+	t->rdc = cm_true(cm_prop(t->cm, "CUDA_SEPARABLE_COMPILATION"));
+	t->lto = t->rdc && cm_true(cm_prop(t->cm, "INTERPROCEDURAL_OPTIMIZATION"));
+	CmGroup *g = im_main_group(im, t, "CUDA", FALSE);
+	if (g)
+		g_ptr_array_unref(im_own_flags(g, im->cuda_strip, &t->std));
+	t->exported_inc = im_exported(im, t, "INTERFACE_INCLUDE_DIRECTORIES", TRUE);
+	t->exported_def = im_exported(im, t, "INTERFACE_COMPILE_DEFINITIONS", FALSE);
+	const char *rt = cm_prop(t->cm, "CUDA_RUNTIME_LIBRARY");
+	if (rt && !g_ascii_strcasecmp(rt, "Shared"))
+		im->cudart_shared = TRUE;
+	else if (rt && !g_ascii_strcasecmp(rt, "None"))
+		im_warn(im, &t->cm->where, "target '%s': CUDA_RUNTIME_LIBRARY None is not imported (cugen links "
+			"the CUDA runtime)", t->cm->name);
+}
+
+/* The include directory of t that holds path deepest, or NULL. */
+static const char *holding_dir(const ImTarget *t, const char *path)
+{
+	const char *best = NULL;
+	for (guint i = 0; i < t->exported_inc->len; i++) {
+		const char *d = g_ptr_array_index(t->exported_inc, i);
+		gsize n = strlen(d);
+		if ((!strcmp(path, d) || (!strncmp(path, d, n) && path[n] == '/')) && (!best || n > strlen(best)))
+			best = d;
+	}
+	return best;
+}
+
+/* Where cugen installs a header or header directory of t, relative to
+ * the prefix: below the deepest include directory that holds it. */
+static char *cugen_place(const ImTarget *t, const char *path, gboolean dir)
+{
+	const char *d = holding_dir(t, path);
+	if (!d) {
+		char *b = g_path_get_basename(path);
+		char *r = dir ? g_strdup("include") : g_build_filename("include", b, NULL);
+		g_free(b);
+		return r;
+	}
+	char *r = cg_relpath(path, d);
+	char *out = strcmp(r, ".") ? g_build_filename("include", r, NULL) : g_strdup("include");
+	g_free(r);
+	return out;
+}
+
+/* install(TARGETS) marks what is installed; install(FILES|DIRECTORY) of
+ * headers become the headers of the library whose include directory
+ * holds them, where cugen puts them where CMake does; anything else is a
+ * warning. */
+static void plan_installs(Im *im)
+{
+	gboolean export_warned = FALSE;
+	for (guint i = 0; i < im->p->installs->len; i++) {
+		CmInstall *in = g_ptr_array_index(im->p->installs, i);
+		if (!strcmp(in->type, "target")) {
+			ImTarget *t = in->target ? g_hash_table_lookup(im->targets, in->target) : NULL;
+			if (t)
+				t->installed = TRUE;
+			continue;
+		}
+		if (!strcmp(in->type, "export") || !strcmp(in->type, "cxxModuleBmi")) {
+			if (!export_warned)
+				im_warn(im, &in->where, "install(EXPORT) is not imported: cugen installs its own CMake "
+					"package (NAME::TARGET, find_package(NAME))");
+			export_warned = TRUE;
+			continue;
+		}
+		gboolean dir = !strcmp(in->type, "directory");
+		for (guint k = 0; k < in->paths->len; k++) {
+			const char *path = g_ptr_array_index(in->paths, k), *to = g_ptr_array_index(in->to, k);
+			char *b = g_path_get_basename(path);
+			char *want = dir ? (strcmp(to, ".") ? g_build_filename(in->destination, to, NULL)
+							 : g_strdup(in->destination))
+					 : g_build_filename(in->destination, b, NULL);
+			char *norm = cg_path_norm(want);
+			ImTarget *owner = NULL;
+			for (guint j = 0; j < im->order->len && (dir || !strcmp(in->type, "file")); j++) {
+				ImTarget *t = g_ptr_array_index(im->order, j);
+				if (strcmp(t->type, "static") && strcmp(t->type, "shared"))
+					continue;
+				char *place = cugen_place(t, path, dir);
+				if (!owner && !strcmp(place, norm))
+					owner = t;
+				g_free(place);
+			}
+			if (owner) {
+				if (!im_has(owner->headers, path))
+					g_ptr_array_add(owner->headers, g_strdup(path));
+			} else {
+				char *r = cg_relpath(path, im->p->srcdir);
+				im_warn(im, &in->where, "install(%s) of %s to %s is not imported (cugen installs "
+					"headers below a library's include directory to includedir, and its own "
+					"programs, libraries, .pc and CMake files)", in->type, r, norm);
+				g_free(r);
+			}
+			g_free(norm);
+			g_free(want);
+			g_free(b);
+		}
+	}
+}
+
+static char *settings_key(const ImTarget *t)
+{
+	return g_strdup_printf("%s|%s|%s|%d|%d", t->archs ? t->archs : "", t->ptx ? t->ptx : "", t->std ? t->std : "",
+			       t->rdc, t->lto);
+}
+
+/* [cuda]: the settings most CUDA targets share (the first of equals). */
+static void choose_cuda(Im *im)
+{
+	GHashTable *count = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	ImTarget *best = NULL;
+	guint most = 0;
+	for (guint i = 0; i < im->order->len; i++) {
+		ImTarget *t = g_ptr_array_index(im->order, i);
+		if (!t->cuda)
+			continue;
+		char *k = settings_key(t);
+		guint n = GPOINTER_TO_UINT(g_hash_table_lookup(count, k)) + 1;
+		g_hash_table_replace(count, k, GUINT_TO_POINTER(n));
+		if (n > most) {
+			most = n;
+			best = t;
+		}
+	}
+	g_hash_table_unref(count);
+	if (!best)
+		return;
+	im->any_cuda = TRUE;
+	im->cuda_archs = g_strdup(best->archs);
+	im->cuda_ptx = g_strdup(best->ptx);
+	im->cuda_std = g_strdup(best->std);
+	im->cuda_rdc = best->rdc;
+	im->cuda_lto = best->lto;
+	/* a target without CUDA sources (a C++ program device-linking its
+	 * libraries) takes [cuda]'s */
+	for (guint i = 0; i < im->order->len; i++) {
+		ImTarget *t = g_ptr_array_index(im->order, i);
+		if (!t->cuda) {
+			t->rdc = im->cuda_rdc;
+			t->lto = im->cuda_lto;
+		}
+	}
+}
+
+static void place(Im *im, ImTarget *t, int depth)
+{
+	if (t->placed || t->visited || depth > 256)
+		return;
+	t->visited = TRUE;
+	for (guint i = 0; i < t->deps->len; i++)
+		place(im, g_ptr_array_index(t->deps, i), depth + 1);
+	t->placed = TRUE;
+	g_ptr_array_add(im->order, t);
+}
+
+static void put_words(GString *o, const char *key, GPtrArray *w)
+{
+	if (!w->len)
+		return;
+	g_string_append_printf(o, "%s =", key);
+	for (guint i = 0; i < w->len; i++) {
+		char *q = cg_sh_quote(g_ptr_array_index(w, i));
+		g_string_append_printf(o, " %s", q);
+		g_free(q);
+	}
+	g_string_append_c(o, '\n');
+}
+
+static GString *write_ini(Im *im, char **args)
+{
+	GString *targets = g_string_new(NULL);
+	for (guint i = 0; i < im->order->len; i++)
+		im_write_target(im, g_ptr_array_index(im->order, i), targets);
+	GString *o = g_string_new(NULL);
+	g_string_append_printf(o, "; cugen.ini -- imported from CMakeLists.txt by `cugen import` (cugen %s, CMake %s",
+			       CUGEN_VERSION, im->p->cmake_version ? im->p->cmake_version : "?");
+	for (char **a = args; a && *a; a++) {
+		char *q = cg_sh_quote(*a);
+		g_string_append_printf(o, " %s", q);
+		g_free(q);
+	}
+	g_string_append(o, "):\n; what CMake's build builds, target for target. After CMakeLists.txt changes,\n"
+			   "; run `cugen import --force` again.\n\n[project]\n");
+	char *name = section_name(im->p->name && *im->p->name ? im->p->name : "project");
+	g_string_append_printf(o, "name = %s\n", name);
+	g_free(name);
+	if (im->p->version && *im->p->version)
+		g_string_append_printf(o, "version = %s\n", im->p->version);
+	if (im->buildtype)
+		g_string_append_printf(o, "buildtype = %s\n", im->buildtype);
+	else if (*cm_cache(im->p, "CMAKE_BUILD_TYPE"))
+		g_string_append_printf(o, "; CMAKE_BUILD_TYPE %s: its flags are in flags, cxxflags and cflags\n",
+				       cm_cache(im->p, "CMAKE_BUILD_TYPE"));
+	if (im->any_cuda) {
+		g_string_append(o, "\n[cuda]\n");
+		if (im->cuda_archs)
+			g_string_append_printf(o, "archs = %s\n", im->cuda_archs);
+		if (im->cuda_ptx)
+			g_string_append_printf(o, "ptx = %s\n", im->cuda_ptx);
+		g_string_append_printf(o, "mode = %s\n", im->cuda_rdc ? "rdc" : "whole");
+		if (im->cuda_lto)
+			g_string_append(o, "lto = yes\n");
+		if (im->cuda_std)
+			g_string_append_printf(o, "std = %s\n", im->cuda_std);
+		g_string_append_printf(o, "cudart = %s\n", im->cudart_shared ? "shared" : "static");
+		GPtrArray *w = global_flags(im, "CUDA", !im->buildtype);
+		put_words(o, "flags", w);
+		g_ptr_array_unref(w);
+	}
+	GString *tc = g_string_new(NULL);
+	static const struct {
+		const char *lang, *key;
+	} host[] = { { "CXX", "cxxflags" }, { "C", "cflags" } };
+	for (gsize i = 0; i < G_N_ELEMENTS(host); i++) {
+		GPtrArray *w = global_flags(im, host[i].lang, !im->buildtype);
+		if (uses_lang(im, host[i].lang))
+			put_words(tc, host[i].key, w);
+		g_ptr_array_unref(w);
+	}
+	const char *ccbin = cm_cache(im->p, "CMAKE_CUDA_HOST_COMPILER");
+	if (*ccbin)
+		g_string_append_printf(tc, "ccbin = %s\n", ccbin);
+	if (tc->len)
+		g_string_append_printf(o, "\n[toolchain]\n%s", tc->str);
+	g_string_free(tc, TRUE);
+	g_string_append(o, targets->str);
+	g_string_free(targets, TRUE);
+	return o;
+}
+
+/* Write text to path only once cugen reads it back (from a temporary
+ * beside it, so that its relative paths mean what they will). */
+static gboolean put_in_place(const char *path, GString *text, GError **err)
+{
+	char *dir = g_path_get_dirname(path), *base = g_path_get_basename(path);
+	char *tmpl = g_strdup_printf("%s/.%s.import-XXXXXX", dir, base);
+	int fd = g_mkstemp(tmpl);
+	gboolean ok = fd >= 0 && cg_write_all(fd, text->str, text->len) && fsync(fd) == 0;
+	if (fd >= 0)
+		close(fd);
+	if (!ok) {
+		cg_error(err, "cannot write %s: %s", tmpl, g_strerror(errno));
+	} else {
+		ConfigOptions co = { .ini = tmpl };
+		GError *e = NULL;
+		Config *c = config_load(&co, &e);
+		if (!c) {
+			GString *m = g_string_new(e->message);
+			g_string_replace(m, tmpl, path, 0);
+			cg_error(err, "the imported file does not load (a bug of cugen import): %s", m->str);
+			g_string_free(m, TRUE);
+			g_error_free(e);
+			ok = FALSE;
+		}
+		config_free(c);
+		if (ok && rename(tmpl, path) != 0) {
+			cg_error(err, "cannot write %s: %s", path, g_strerror(errno));
+			ok = FALSE;
+		}
+	}
+	if (!ok && fd >= 0)
+		unlink(tmpl);
+	g_free(tmpl);
+	g_free(dir);
+	g_free(base);
+	return ok;
+}
+
+static int usage(FILE *f, int status)
+{
+	fprintf(f, "Usage: cugen import [-o FILE] [--force] SRCDIR [-- CMAKE_CONFIGURE_ARGS...]\n"
+		   "Configure the CMake project in SRCDIR in a scratch directory and write the\n"
+		   "cugen.ini that builds what its build builds (default SRCDIR/cugen.ini).\n\n"
+		   "  -o FILE     write FILE instead\n"
+		   "  --force     replace an existing FILE\n"
+		   "  -- ARGS     more arguments for cmake's configure (-DCMAKE_BUILD_TYPE=Release)\n");
+	return status;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	const char *out = NULL, *srcdir = NULL;
+	gboolean force = FALSE;
+	char **args = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			args = argv + i + 1;
+			break;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			return usage(stdout, 0);
+		} else if (!strcmp(argv[i], "--force")) {
+			force = TRUE;
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (g_str_has_prefix(argv[i], "-o") && argv[i][2]) {
+			out = argv[i] + 2;
+		} else if (argv[i][0] == '-' || srcdir) {
+			fprintf(stderr, "cugen: error: import: unexpected argument '%s'\n", argv[i]);
+			return usage(stderr, 2);
+		} else {
+			srcdir = argv[i];
+		}
+	}
+	if (!srcdir) {
+		fprintf(stderr, "cugen: error: import: no SRCDIR\n");
+		return usage(stderr, 2);
+	}
+	for (char **a = args; a && *a; a++)
+		if (!strcmp(*a, "-S") || !strcmp(*a, "-B") || g_str_has_prefix(*a, "-B") || g_str_has_prefix(*a, "-S") ||
+		    strstr(*a, "CMAKE_PROJECT_INCLUDE=") || strstr(*a, "CUGEN_IMPORT_DUMP=")) {
+			fprintf(stderr, "cugen: error: import: '%s': cugen import chooses the source, build "
+					"directory and project include itself\n", *a);
+			return 2;
+		}
+	char *lists = g_build_filename(srcdir, "CMakeLists.txt", NULL);
+	if (!g_file_test(lists, G_FILE_TEST_IS_REGULAR)) {
+		fprintf(stderr, "cugen: error: %s: no such file (cugen import reads a CMake project)\n", lists);
+		g_free(lists);
+		return 1;
+	}
+	g_free(lists);
+	char *path = out ? g_strdup(out) : g_build_filename(srcdir, "cugen.ini", NULL);
+	if (!force && g_file_test(path, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK)) {
+		fprintf(stderr, "cugen: error: %s exists (--force replaces it)\n", path);
+		g_free(path);
+		return 1;
+	}
+	GError *err = NULL;
+	CmProject *p = cmake_describe(srcdir, args, &err);
+	if (!p) {
+		int st = cg_report(err);
+		g_error_free(err);
+		g_free(path);
+		return st;
+	}
+	char *abs = cg_abspath(path);
+	Im im = { .p = p, .shown = srcdir, .base = g_path_get_dirname(abs) };
+	g_free(abs);
+	im.targets = g_hash_table_new(g_str_hash, g_str_equal);
+	im.interfaces = g_hash_table_new(g_str_hash, g_str_equal);
+	im.folded = g_hash_table_new(g_str_hash, g_str_equal);
+	im.order = g_ptr_array_new();
+	GPtrArray *all = g_ptr_array_new_with_free_func(im_target_free);
+	choose_buildtype(&im);
+	im.cuda_strip = global_flags(&im, "CUDA", TRUE);
+	im.cxx_strip = global_flags(&im, "CXX", TRUE);
+	im.c_strip = global_flags(&im, "C", TRUE);
+	GHashTable *names = g_hash_table_new(g_str_hash, g_str_equal);
+	for (guint i = 0; i < p->targets->len; i++) {
+		CmTarget *c = g_ptr_array_index(p->targets, i);
+		const char *type = im_type(c->type);
+		if (!strcmp(c->type, "INTERFACE_LIBRARY")) {
+			g_hash_table_insert(im.interfaces, c->name, c);
+			continue;
+		}
+		if (!type) {
+			if (!c->generator_provided)
+				im_warn(&im, &c->where, "target '%s' (%s: a custom target) is not imported", c->name,
+					c->type);
+			continue;
+		}
+		ImTarget *t = g_new0(ImTarget, 1);
+		t->cm = c;
+		t->type = type;
+		t->name = section_name(c->name);
+		t->deps = g_ptr_array_new();
+		t->headers = g_ptr_array_new_with_free_func(g_free);
+		while (g_hash_table_contains(names, t->name)) {
+			char *n = g_strconcat(t->name, "_", NULL);
+			g_free(t->name);
+			t->name = n;
+		}
+		if (strcmp(t->name, c->name))
+			im_warn(&im, &c->where, "target '%s' is '%s' in cugen.ini (letters, digits, _ . + - only)",
+				c->name, t->name);
+		g_hash_table_add(names, t->name);
+		g_hash_table_insert(im.targets, c->name, t);
+		g_ptr_array_add(all, t);
+	}
+	g_hash_table_unref(names);
+	for (guint i = 0; i < all->len; i++) {
+		ImTarget *t = g_ptr_array_index(all, i);
+		for (guint k = 0; k < t->cm->deps->len; k++) {
+			ImTarget *d = g_hash_table_lookup(im.targets, g_ptr_array_index(t->cm->deps, k));
+			if (d && d != t)
+				g_ptr_array_add(t->deps, d);
+		}
+		prepare(&im, t);
+	}
+	for (guint i = 0; i < all->len; i++)
+		place(&im, g_ptr_array_index(all, i), 0);
+	choose_cuda(&im);
+	plan_installs(&im);
+	int status = 0;
+	if (!im.order->len) {
+		fprintf(stderr, "cugen: error: %s: CMake builds no executable or library there\n", srcdir);
+		status = 1;
+	} else {
+		GString *text = write_ini(&im, args);
+		if (!put_in_place(path, text, &err)) {
+			status = cg_report(err);
+			g_error_free(err);
+		} else {
+			printf("cugen: imported %u target%s (%u TUs) from %s/CMakeLists.txt into %s; %u warning%s\n",
+			       im.order->len, im.order->len == 1 ? "" : "s", im.tus, srcdir, path, im.warnings,
+			       im.warnings == 1 ? "" : "s");
+		}
+		g_string_free(text, TRUE);
+	}
+	g_ptr_array_unref(all);
+	g_ptr_array_unref(im.order);
+	g_hash_table_unref(im.targets);
+	g_hash_table_unref(im.interfaces);
+	g_hash_table_unref(im.folded);
+	g_ptr_array_unref(im.cuda_strip);
+	g_ptr_array_unref(im.cxx_strip);
+	g_ptr_array_unref(im.c_strip);
+	g_free(im.buildtype);
+	g_free(im.base);
+	g_free(im.cuda_archs);
+	g_free(im.cuda_ptx);
+	g_free(im.cuda_std);
+	cm_project_free(p);
+	g_free(path);
+	return status;
+}

@@ -1,0 +1,66 @@
+/* importer_int.h -- what importer.c (the command, the project's
+ * sections) and importmap.c (a target's section) share while `cugen
+ * import` writes cugen.ini. */
+#ifndef CUGEN_IMPORTER_INT_H
+#define CUGEN_IMPORTER_INT_H
+
+#include <glib.h>
+
+#include "cmakeapi.h"
+
+typedef struct Im Im;
+
+/* A target as it will be written. */
+typedef struct {
+	CmTarget *cm;
+	char *name;          /* its section's name */
+	const char *type;    /* cugen's: executable, static, shared, object */
+	GPtrArray *deps;     /* ImTarget* */
+	GPtrArray *exported_inc, *exported_def; /* its own usage requirements */
+	gboolean visited, placed;
+	gboolean installed;  /* an install(TARGETS) names it */
+	GPtrArray *headers;  /* char*: its headers = (absolute) */
+	/* its CUDA settings, compared with [cuda]'s */
+	char *archs, *ptx, *std;
+	gboolean rdc, lto, cuda;
+} ImTarget;
+
+struct Im {
+	CmProject *p;
+	const char *shown;   /* SRCDIR as the user wrote it */
+	char *base;          /* the absolute directory of the file written */
+	GHashTable *targets; /* CMake name -> ImTarget* (built ones) */
+	GHashTable *interfaces; /* CMake name -> CmTarget* (INTERFACE_LIBRARY) */
+	GHashTable *folded;  /* the interface libraries already warned of */
+	GPtrArray *order;    /* ImTarget*, every one after its deps */
+	char *buildtype;     /* cugen's name for CMAKE_BUILD_TYPE's flags, or NULL */
+	GPtrArray *cuda_strip, *cxx_strip, *c_strip; /* CMAKE_<LANG>_FLAGS (+ _<CONFIG>) */
+	char *cuda_archs, *cuda_ptx, *cuda_std;
+	gboolean cuda_rdc, cuda_lto, any_cuda, cudart_shared;
+	guint warnings, tus;
+};
+
+/* "FILE:LINE: warning: ..." for what CMake said at w (the project's
+ * CMakeLists.txt when w names no project file). */
+void im_warn(Im *im, const CmWhere *w, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+/* CMake's list (';' outside $<...>), and membership of string arrays. */
+GPtrArray *im_list(const char *v);
+gboolean im_has(GPtrArray *a, const char *s);
+/* The words of s (a command-line-like string). */
+GPtrArray *im_words(const char *s);
+/* CMake's arch list ("80-real;90", all, native) as archs and ptx (both
+ * NULL for OFF); FALSE for a list it cannot read. */
+gboolean im_map_archs(const char *v, char **archs, char **ptx);
+/* The flags of a target's compile group of CUDA less the archs, PIC and
+ * CMake's project-wide flags (strip), its -std=X in *std. */
+GPtrArray *im_own_flags(const CmGroup *g, GPtrArray *strip, char **std);
+/* The compile group of lang with the most sources, or NULL. */
+CmGroup *im_main_group(Im *im, ImTarget *t, const char *lang, gboolean warn);
+/* cugen's type for CMake's, NULL for none. */
+const char *im_type(const char *cmake);
+/* t's own usage requirements (INTERFACE_INCLUDE_DIRECTORIES ...). */
+GPtrArray *im_exported(Im *im, ImTarget *t, const char *prop, gboolean paths);
+/* t's section. */
+void im_write_target(Im *im, ImTarget *t, GString *o);
+
+#endif

@@ -1,0 +1,692 @@
+/* importmap.c -- one CMake target (cmakeapi.h) as a cugen.ini section
+ * for `cugen import` (importer.c): its sources, flags per language less
+ * what cugen sets itself, usage requirements split into its own public
+ * and private ones (what its deps give it left to them), link items as
+ * deps, libs and ldflags, output name, versions and CUDA settings, with a
+ * warning for each thing cugen.ini cannot say.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cudaflags.h"
+#include "importer_int.h"
+#include "util.h"
+
+void im_warn(Im *im, const CmWhere *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	if (w && w->file && !g_path_is_absolute(w->file)) {
+		char *f = g_build_filename(im->shown, w->file, NULL);
+		fprintf(stderr, "%s:%d: warning: %s\n", f, w->line, msg);
+		g_free(f);
+	} else {
+		fprintf(stderr, "%s/CMakeLists.txt: warning: %s\n", im->shown, msg);
+	}
+	im->warnings++;
+	g_free(msg);
+}
+
+gboolean im_has(GPtrArray *a, const char *s)
+{
+	for (guint i = 0; a && i < a->len; i++)
+		if (strcmp(g_ptr_array_index(a, i), s) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+static void add_once(GPtrArray *a, const char *s)
+{
+	if (!im_has(a, s))
+		g_ptr_array_add(a, g_strdup(s));
+}
+
+/* A CMake list: split on ';' outside $<...>. */
+GPtrArray *im_list(const char *v)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	if (!v)
+		return out;
+	int depth = 0;
+	const char *start = v;
+	for (const char *s = v;; s++) {
+		if (s[0] == '$' && s[1] == '<')
+			depth++;
+		else if (*s == '>' && depth > 0)
+			depth--;
+		if (*s == 0 || (*s == ';' && depth == 0)) {
+			if (s > start)
+				g_ptr_array_add(out, g_strndup(start, (gsize)(s - start)));
+			if (!*s)
+				break;
+			start = s + 1;
+		}
+	}
+	return out;
+}
+
+/* An item of a usage requirement as the build sees it: $<BUILD_INTERFACE:X>
+ * is X, $<INSTALL_INTERFACE:X> nothing; NULL (and *genex) for another
+ * generator expression. */
+static char *build_item(const char *item, gboolean *genex)
+{
+	*genex = FALSE;
+	if (g_str_has_prefix(item, "$<BUILD_INTERFACE:") && g_str_has_suffix(item, ">"))
+		return g_strndup(item + 18, strlen(item) - 19);
+	if (g_str_has_prefix(item, "$<INSTALL_INTERFACE:") || g_str_has_prefix(item, "$<BUILD_LOCAL_INTERFACE:"))
+		return NULL;
+	if (strstr(item, "$<")) {
+		*genex = TRUE;
+		return NULL;
+	}
+	return g_strdup(item);
+}
+
+/* ---- names, paths and values as cugen.ini reads them ---- */
+
+/* path relative to the project directory when it is inside it */
+/* A path of the project as cugen.ini names it (relative to the file's
+ * directory); one outside the project absolute. */
+static char *rel(Im *im, const char *path)
+{
+	char *r = cg_relpath(path, im->p->srcdir);
+	if (r && !g_str_has_prefix(r, "../") && strcmp(r, "..") != 0) {
+		g_free(r);
+		return cg_relpath(path, im->base);
+	}
+	g_free(r);
+	return g_strdup(path);
+}
+
+static void put_word(GString *o, const char *w)
+{
+	char *q = cg_sh_quote(w);
+	g_string_append_c(o, ' ');
+	g_string_append(o, q);
+	g_free(q);
+}
+
+/* A define as cugen.ini's defines read it: as it is when it has nothing
+ * the list syntax reads, else whole in double quotes. */
+static void put_define(GString *o, const char *d)
+{
+	g_string_append_c(o, ' ');
+	if (!strpbrk(d, " \t,\"'\\#;()")) {
+		g_string_append(o, d);
+		return;
+	}
+	g_string_append_c(o, '"');
+	for (const char *s = d; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			g_string_append_c(o, '\\');
+		g_string_append_c(o, *s);
+	}
+	g_string_append_c(o, '"');
+}
+
+static void put_key(GString *o, const char *key, GPtrArray *words, void (*put)(GString *, const char *))
+{
+	if (!words || !words->len)
+		return;
+	g_string_append_printf(o, "%s =", key);
+	for (guint i = 0; i < words->len; i++)
+		put(o, g_ptr_array_index(words, i));
+	g_string_append_c(o, '\n');
+}
+
+static void put_plain(GString *o, const char *w)
+{
+	g_string_append_c(o, ' ');
+	g_string_append(o, w);
+}
+
+/* ---- flags ---- */
+
+GPtrArray *im_words(const char *s)
+{
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	if (s && !cg_split_words(s, w, NULL))
+		g_ptr_array_set_size(w, 0);
+	return w;
+}
+
+/* The arch options of nvcc, which archs says: one word, or two when the
+ * value is apart. */
+static guint arch_words(GPtrArray *w, guint i)
+{
+	static const char *const opts[] = { "-gencode", "--generate-code", "-arch", "--gpu-architecture", "-code",
+					    "--gpu-code" };
+	const char *s = g_ptr_array_index(w, i);
+	for (gsize k = 0; k < G_N_ELEMENTS(opts); k++) {
+		gsize n = strlen(opts[k]);
+		if (strncmp(s, opts[k], n) == 0 && s[n] == '=')
+			return 1;
+		if (strcmp(s, opts[k]) == 0)
+			return i + 1 < w->len ? 2 : 1;
+	}
+	return 0;
+}
+
+/* The group's flags less CMake's project-wide ones (strip, when they
+ * open the list), the archs, position independence and what cugen
+ * takes over; -std=X of CUDA into *std. */
+GPtrArray *im_own_flags(const CmGroup *g, GPtrArray *strip, char **std)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	guint i = 0;
+	if (strip && strip->len <= g->flags->len) {
+		gboolean prefix = TRUE;
+		for (guint k = 0; k < strip->len && prefix; k++)
+			prefix = strcmp(g_ptr_array_index(strip, k), g_ptr_array_index(g->flags, k)) == 0;
+		if (prefix)
+			i = strip->len;
+	}
+	gboolean cuda = strcmp(g->lang, "CUDA") == 0;
+	while (i < g->flags->len) {
+		const char *w = g_ptr_array_index(g->flags, i);
+		guint n = cuda ? arch_words(g->flags, i) : 0;
+		if (n) {
+			i += n;
+			continue;
+		}
+		i++;
+		if (!strcmp(w, "-fPIC") || !strcmp(w, "-fPIE") || !strcmp(w, "-Xcompiler=-fPIC") ||
+		    !strcmp(w, "-Xcompiler=-fPIE"))
+			continue;
+		if (cuda && (g_str_has_prefix(w, "-std=") || g_str_has_prefix(w, "--std="))) {
+			g_free(*std);
+			*std = g_strdup(strchr(w, '=') + 1);
+			continue;
+		}
+		if (cuda && (!strcmp(w, "-rdc=true") || !strcmp(w, "--relocatable-device-code=true") || !strcmp(w, "-dlto")))
+			continue;
+		g_ptr_array_add(out, g_strdup(w));
+	}
+	return out;
+}
+
+/* CMake's arch list ("80-real;90", all, native) as archs and ptx. */
+gboolean im_map_archs(const char *v, char **archs, char **ptx)
+{
+	*archs = *ptx = NULL;
+	/* OFF: no arch options, nvcc's default (a number is an arch) */
+	if (!v || !*v || g_ascii_strcasecmp(v, "OFF") == 0 || g_ascii_strcasecmp(v, "FALSE") == 0 ||
+	    g_ascii_strcasecmp(v, "NO") == 0 || strcmp(v, "0") == 0)
+		return TRUE;
+	if (!strcmp(v, "all") || !strcmp(v, "all-major") || !strcmp(v, "native")) {
+		*archs = g_strdup(v);
+		return TRUE;
+	}
+	if (strstr(v, "$<"))
+		return FALSE;
+	GPtrArray *items = im_list(v), *order = g_ptr_array_new_with_free_func(g_free);
+	GHashTable *real = g_hash_table_new(g_str_hash, g_str_equal), *virt = g_hash_table_new(g_str_hash, g_str_equal);
+	gboolean ok = TRUE;
+	for (guint i = 0; i < items->len; i++) {
+		char *it = g_ptr_array_index(items, i);
+		char *dash = strchr(it, '-');
+		char *num = g_strndup(it, dash ? (gsize)(dash - it) : strlen(it));
+		if (!*num || !g_ascii_isdigit(*num) || (dash && strcmp(dash, "-real") && strcmp(dash, "-virtual")))
+			ok = FALSE;
+		if (!im_has(order, num))
+			g_ptr_array_add(order, g_strdup(num));
+		for (guint k = 0; k < order->len; k++) {
+			char *key = g_ptr_array_index(order, k);
+			if (strcmp(key, num) != 0)
+				continue;
+			if (!dash || !strcmp(dash, "-real"))
+				g_hash_table_add(real, key);
+			if (!dash || !strcmp(dash, "-virtual"))
+				g_hash_table_add(virt, key);
+		}
+		g_free(num);
+	}
+	GString *a = g_string_new(NULL), *x = g_string_new(NULL);
+	guint nreal = 0, nptx = 0;
+	const char *highest = NULL;
+	for (guint i = 0; i < order->len; i++) {
+		const char *n = g_ptr_array_index(order, i);
+		gboolean r = g_hash_table_contains(real, n), pv = g_hash_table_contains(virt, n);
+		g_string_append_printf(a, "%s%s%s", a->len ? " " : "", r ? "" : "compute_", n);
+		if (r) {
+			nreal++;
+			if (!highest || atoi(n) > atoi(highest))
+				highest = n;
+		}
+		if (r && pv) {
+			nptx++;
+			g_string_append_printf(x, "%s%s", x->len ? " " : "", n);
+		}
+	}
+	if (nptx == 0)
+		*ptx = g_strdup("none");
+	else if (nptx == 1 && highest && strcmp(x->str, highest) == 0)
+		*ptx = g_strdup("highest");
+	else if (nptx == nreal && nreal > 1)
+		*ptx = g_strdup("all");
+	else
+		*ptx = g_strdup(x->str);
+	*archs = g_string_free(a, FALSE);
+	g_string_free(x, TRUE);
+	g_hash_table_unref(real);
+	g_hash_table_unref(virt);
+	g_ptr_array_unref(items);
+	g_ptr_array_unref(order);
+	if (!ok) {
+		g_clear_pointer(archs, g_free);
+		g_clear_pointer(ptx, g_free);
+	}
+	return ok;
+}
+
+
+/* ---- targets ---- */
+
+const char *im_type(const char *cmake)
+{
+	if (!strcmp(cmake, "EXECUTABLE"))
+		return "executable";
+	if (!strcmp(cmake, "STATIC_LIBRARY"))
+		return "static";
+	if (!strcmp(cmake, "SHARED_LIBRARY") || !strcmp(cmake, "MODULE_LIBRARY"))
+		return "shared";
+	if (!strcmp(cmake, "OBJECT_LIBRARY"))
+		return "object";
+	return NULL;
+}
+
+/* A link item as written in target_link_libraries: to deps (a target
+ * of the project), libs (a library), ldflags (an option), or a warning.
+ * An interface library's own items are taken in its place. */
+typedef struct {
+	GPtrArray *deps, *libs, *private_libs, *ldflags;
+} Links;
+
+static void link_item(Im *im, ImTarget *t, const char *item, gboolean public, Links *l, int depth)
+{
+	if (g_str_has_prefix(item, "$<LINK_ONLY:") && g_str_has_suffix(item, ">")) {
+		char *in = g_strndup(item + 12, strlen(item) - 13);
+		link_item(im, t, in, FALSE, l, depth);
+		g_free(in);
+		return;
+	}
+	gboolean genex = FALSE;
+	char *it = build_item(item, &genex);
+	if (genex)
+		im_warn(im, &t->cm->where, "target '%s': link item '%s' is a generator expression: not imported",
+			t->cm->name, item);
+	if (!it)
+		return;
+	ImTarget *dep = g_hash_table_lookup(im->targets, it);
+	const char *colons = strstr(it, "::");
+	if (!dep && colons && g_hash_table_lookup(im->targets, colons + 2))
+		dep = g_hash_table_lookup(im->targets, colons + 2); /* an ALIAS ns::name */
+	CmTarget *iface = g_hash_table_lookup(im->interfaces, it);
+	if (dep) {
+		if (dep != t && !g_ptr_array_find(l->deps, dep, NULL))
+			g_ptr_array_add(l->deps, dep);
+	} else if (iface && depth < 32) {
+		if (g_hash_table_add(im->folded, iface->name))
+			im_warn(im, &t->cm->where, "interface library '%s' (linked by '%s') has no section: its usage "
+				"requirements are in the sections of the targets that use it", iface->name, t->cm->name);
+		GPtrArray *sub = im_list(cm_prop(iface, "INTERFACE_LINK_LIBRARIES"));
+		for (guint i = 0; i < sub->len; i++)
+			link_item(im, t, g_ptr_array_index(sub, i), public, l, depth + 1);
+		g_ptr_array_unref(sub);
+	} else if (g_str_has_prefix(it, "CUDA::")) {
+		const char *lib = it + 6;
+		if (!strcmp(lib, "cudart") || !strcmp(lib, "cudart_static")) {
+			im->cudart_shared |= !strcmp(lib, "cudart");
+		} else {
+			const char *name = !strcmp(lib, "cuda_driver") ? "cuda" : lib;
+			add_once(public ? l->libs : l->private_libs, name);
+		}
+	} else if (!strcmp(it, "Threads::Threads")) {
+		add_once(public ? l->libs : l->private_libs, "pthread");
+	} else if (colons) {
+		im_warn(im, &t->cm->where, "target '%s': imported target '%s' is not imported: name its libraries "
+			"in libs by hand", t->cm->name, it);
+	} else if (g_str_has_prefix(it, "-l") && it[2]) {
+		add_once(public ? l->libs : l->private_libs, it + 2);
+	} else if (*it == '-') {
+		add_once(l->ldflags, it);
+	} else if (strchr(it, '/')) {
+		char *r = rel(im, it);
+		if (g_path_is_absolute(r))
+			im_warn(im, &t->cm->where, "target '%s': library %s is a path of this machine", t->cm->name, it);
+		add_once(public ? l->libs : l->private_libs, r);
+		g_free(r);
+	} else {
+		add_once(public ? l->libs : l->private_libs, it);
+	}
+	g_free(it);
+}
+
+static Links target_links(Im *im, ImTarget *t)
+{
+	Links l = { g_ptr_array_new(), g_ptr_array_new_with_free_func(g_free),
+		    g_ptr_array_new_with_free_func(g_free), g_ptr_array_new_with_free_func(g_free) };
+	GPtrArray *items = im_list(cm_prop(t->cm, "LINK_LIBRARIES"));
+	GPtrArray *iface = im_list(cm_prop(t->cm, "INTERFACE_LINK_LIBRARIES"));
+	gboolean exe = !strcmp(t->type, "executable");
+	for (guint i = 0; i < items->len; i++) {
+		const char *it = g_ptr_array_index(items, i);
+		link_item(im, t, it, !exe && im_has(iface, it), &l, 0);
+	}
+	g_ptr_array_unref(items);
+	g_ptr_array_unref(iface);
+	return l;
+}
+
+/* Its own usage requirements, as the build sees them. */
+GPtrArray *im_exported(Im *im, ImTarget *t, const char *prop, gboolean paths)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free), *items = im_list(cm_prop(t->cm, prop));
+	for (guint i = 0; i < items->len; i++) {
+		gboolean genex = FALSE;
+		char *v = build_item(g_ptr_array_index(items, i), &genex);
+		if (genex)
+			im_warn(im, &t->cm->where, "target '%s': %s item '%s' is a generator expression: "
+				"taken as its dependents' compile lines give it", t->cm->name, prop,
+				(char *)g_ptr_array_index(items, i));
+		if (v) {
+			char *n = paths ? cg_path_norm(v) : g_strdup(v);
+			add_once(out, n);
+			g_free(n);
+		}
+		g_free(v);
+	}
+	g_ptr_array_unref(items);
+	return out;
+}
+
+/* What t's deps give it (transitively). */
+static void inherited(ImTarget *t, GPtrArray *inc, GPtrArray *def, int depth)
+{
+	for (guint i = 0; depth < 64 && i < t->deps->len; i++) {
+		ImTarget *d = g_ptr_array_index(t->deps, i);
+		for (guint k = 0; k < d->exported_inc->len; k++)
+			add_once(inc, g_ptr_array_index(d->exported_inc, k));
+		for (guint k = 0; k < d->exported_def->len; k++)
+			add_once(def, g_ptr_array_index(d->exported_def, k));
+		inherited(d, inc, def, depth + 1);
+	}
+}
+
+static gboolean toolkit_dir(Im *im, const char *dir)
+{
+	if (im_has(im->p->implicit_includes, dir))
+		return TRUE;
+	if (!im->p->cuda_root)
+		return FALSE;
+	char *real = realpath(dir, NULL);
+	gboolean in = g_str_has_prefix(real ? real : dir, im->p->cuda_root) &&
+		      (real ? real : dir)[strlen(im->p->cuda_root)] == '/';
+	free(real);
+	return in;
+}
+
+/* The compile group of lang with the most sources (the target's flags),
+ * and a warning when others differ from it (per-source settings). */
+CmGroup *im_main_group(Im *im, ImTarget *t, const char *lang, gboolean warn)
+{
+	CmGroup *best = NULL;
+	for (guint i = 0; i < t->cm->groups->len; i++) {
+		CmGroup *g = g_ptr_array_index(t->cm->groups, i);
+		if (g->lang && !strcmp(g->lang, lang) && (!best || g->nsources > best->nsources))
+			best = g;
+	}
+	for (guint i = 0; best && i < t->cm->groups->len; i++) {
+		CmGroup *g = g_ptr_array_index(t->cm->groups, i);
+		if (g == best || !g->lang || strcmp(g->lang, lang))
+			continue;
+		gboolean same = g->flags->len == best->flags->len && g->defines->len == best->defines->len;
+		for (guint k = 0; same && k < g->flags->len; k++)
+			same = !strcmp(g_ptr_array_index(g->flags, k), g_ptr_array_index(best->flags, k));
+		for (guint k = 0; same && k < g->defines->len; k++)
+			same = !strcmp(g_ptr_array_index(g->defines, k), g_ptr_array_index(best->defines, k));
+		if (!same && warn)
+			im_warn(im, &t->cm->where, "target '%s': %u %s source%s with their own flags or defines "
+				"(set_source_files_properties): built with the target's", t->cm->name, g->nsources,
+				lang, g->nsources == 1 ? "" : "s");
+	}
+	return best;
+}
+
+static gboolean lang_ext(const char *lang, const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	if (!dot)
+		return FALSE;
+	if (!strcmp(lang, "CUDA"))
+		return !strcmp(dot, ".cu");
+	if (!strcmp(lang, "CXX"))
+		return !strcmp(dot, ".cpp") || !strcmp(dot, ".cc") || !strcmp(dot, ".cxx");
+	return !strcmp(lang, "C") && !strcmp(dot, ".c");
+}
+
+static GPtrArray *target_sources(Im *im, ImTarget *t)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < t->cm->sources->len; i++) {
+		CmSource *s = g_ptr_array_index(t->cm->sources, i);
+		char *r = rel(im, s->path);
+		if ((s->generated || g_str_has_prefix(s->path, im->p->builddir)) && !s->lang &&
+		    g_str_has_suffix(s->path, ".rule")) {
+			/* CMake's own record of a custom command */
+		} else if (s->generated || g_str_has_prefix(s->path, im->p->builddir)) {
+			char *b = cg_relpath(s->path, im->p->builddir);
+			im_warn(im, &s->where, "target '%s': %s is generated at build time (a custom command's "
+				"output): not imported; generate it into the source tree first", t->cm->name, b);
+			g_free(b);
+		} else if (!s->lang) {
+			/* headers and other files listed but not compiled */
+		} else if (strcmp(s->lang, "CUDA") && strcmp(s->lang, "CXX") && strcmp(s->lang, "C")) {
+			im_warn(im, &s->where, "target '%s': %s is %s: cugen builds CUDA, C and C++ only", t->cm->name,
+				r, s->lang);
+		} else if (g_path_is_absolute(r)) {
+			im_warn(im, &s->where, "target '%s': %s is outside the project: not imported", t->cm->name, r);
+		} else {
+			if (!lang_ext(s->lang, s->path))
+				im_warn(im, &s->where, "target '%s': %s is compiled as %s by CMake (LANGUAGE), "
+					"by its extension by cugen", t->cm->name, r, s->lang);
+			if (!im_has(out, r))
+				g_ptr_array_add(out, g_strdup(r));
+			im->tus++;
+			g_free(r);
+			continue;
+		}
+		g_free(r);
+	}
+	return out;
+}
+
+/* The CUDA flags cugen accepts in cuda_flags: what it sets itself is
+ * left out with a warning. */
+static GPtrArray *checked_cuda_flags(Im *im, ImTarget *t, GPtrArray *words)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < words->len; i++) {
+		const char *w = g_ptr_array_index(words, i);
+		char *q = cg_sh_quote(w);
+		CudaFlags f = { 0 };
+		const char *bad = NULL;
+		char *why = NULL;
+		gboolean owned = FALSE;
+		if (cudaflags_read(q, &f, &bad, &why, &owned))
+			g_ptr_array_add(out, g_strdup(w));
+		else
+			im_warn(im, &t->cm->where, "target '%s': nvcc option %s not imported: %s", t->cm->name, w,
+				why ? why : "cugen sets it itself");
+		cudaflags_clear(&f);
+		g_free(why);
+		g_free(q);
+	}
+	return out;
+}
+
+void im_write_target(Im *im, ImTarget *t, GString *o)
+{
+	CmTarget *c = t->cm;
+	g_string_append_printf(o, "\n; %s:%d: %s(%s)\n[target %s]\ntype = %s\n", c->where.file ? c->where.file : "?",
+			       c->where.line, c->where.command ? c->where.command : "?", c->name, t->name, t->type);
+	if (!strcmp(c->type, "MODULE_LIBRARY"))
+		im_warn(im, &c->where, "target '%s': a MODULE library is built as a shared library (with a SONAME)",
+			c->name);
+	GPtrArray *srcs = target_sources(im, t);
+	put_key(o, "sources", srcs, put_plain);
+	if (!srcs->len)
+		im_warn(im, &c->where, "target '%s' has no source cugen can build", c->name);
+	g_ptr_array_unref(srcs);
+	const char *out_name = cm_prop(c, "OUTPUT_NAME");
+	if (out_name && strcmp(out_name, c->name) && !strstr(out_name, "$<"))
+		g_string_append_printf(o, "output_name = %s\n", out_name);
+	if ((cm_prop(c, "PREFIX") || cm_prop(c, "SUFFIX")))
+		im_warn(im, &c->where, "target '%s': PREFIX and SUFFIX are not imported (cugen names files "
+			"libNAME.so, libNAME.a and NAME)", c->name);
+	/* usage requirements: its own public ones, then the private rest */
+	GPtrArray *inc = g_ptr_array_new_with_free_func(g_free), *def = g_ptr_array_new_with_free_func(g_free);
+	inherited(t, inc, def, 0);
+	GPtrArray *pub_inc = g_ptr_array_new_with_free_func(g_free), *priv_inc = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *pub_def = g_ptr_array_new_with_free_func(g_free), *priv_def = g_ptr_array_new_with_free_func(g_free);
+	for (guint gi = 0; gi < c->groups->len; gi++) {
+		CmGroup *g = g_ptr_array_index(c->groups, gi);
+		for (guint i = 0; i < g->includes->len; i++) {
+			const char *dir = g_ptr_array_index(g->includes, i);
+			if (toolkit_dir(im, dir) || im_has(inc, dir))
+				continue;
+			if (g_str_has_prefix(dir, im->p->builddir)) {
+				char *b = cg_relpath(dir, im->p->builddir);
+				im_warn(im, g_ptr_array_index(g->include_where, i), "target '%s': include directory "
+					"%s is in CMake's build directory (configure_file or a custom command writes "
+					"headers there): not imported", c->name, *b ? b : ".");
+				g_free(b);
+				add_once(inc, dir);
+				continue;
+			}
+			char *r = rel(im, dir);
+			if (g_path_is_absolute(r) && !im_has(pub_inc, r) && !im_has(priv_inc, r))
+				im_warn(im, g_ptr_array_index(g->include_where, i), "target '%s': include directory "
+					"%s is a path of this machine", c->name, r);
+			add_once(im_has(t->exported_inc, dir) ? pub_inc : priv_inc, r);
+			g_free(r);
+		}
+		for (guint i = 0; i < g->defines->len; i++) {
+			const char *d = g_ptr_array_index(g->defines, i);
+			if (im_has(def, d))
+				continue;
+			gboolean pub = im_has(t->exported_def, d) && !strpbrk(d, "$;#");
+			add_once(pub ? pub_def : priv_def, d);
+		}
+	}
+	put_key(o, "include", pub_inc, put_word);
+	put_key(o, "private_include", priv_inc, put_word);
+	put_key(o, "public_defines", pub_def, put_define);
+	put_key(o, "defines", priv_def, put_define);
+	g_ptr_array_unref(inc);
+	g_ptr_array_unref(def);
+	g_ptr_array_unref(pub_inc);
+	g_ptr_array_unref(priv_inc);
+	g_ptr_array_unref(pub_def);
+	g_ptr_array_unref(priv_def);
+	/* flags per language */
+	static const struct {
+		const char *lang, *key;
+	} langs[] = { { "CUDA", "cuda_flags" }, { "CXX", "cxxflags" }, { "C", "cflags" } };
+	for (gsize k = 0; k < G_N_ELEMENTS(langs); k++) {
+		CmGroup *g = im_main_group(im, t, langs[k].lang, TRUE);
+		if (!g)
+			continue;
+		char *std = NULL;
+		GPtrArray *strip = k == 0 ? im->cuda_strip : k == 1 ? im->cxx_strip : im->c_strip;
+		GPtrArray *own = im_own_flags(g, strip, &std);
+		if (k == 0) {
+			GPtrArray *ok = checked_cuda_flags(im, t, own);
+			g_ptr_array_unref(own);
+			own = ok;
+			if (t->std && g_strcmp0(t->std, im->cuda_std))
+				g_ptr_array_insert(own, 0, g_strconcat("-std=", t->std, NULL));
+		}
+		put_key(o, langs[k].key, own, put_word);
+		g_ptr_array_unref(own);
+		g_free(std);
+	}
+	/* links */
+	Links l = target_links(im, t);
+	if (l.deps->len) {
+		g_string_append(o, "deps =");
+		for (guint i = 0; i < l.deps->len; i++)
+			g_string_append_printf(o, " %s", ((ImTarget *)g_ptr_array_index(l.deps, i))->name);
+		g_string_append_c(o, '\n');
+	}
+	put_key(o, "libs", l.libs, put_word);
+	put_key(o, "private_libs", l.private_libs, put_word);
+	for (guint i = 0; i < c->links->len; i++) {
+		CmLink *k = g_ptr_array_index(c->links, i);
+		if (k->role && (!strcmp(k->role, "flags") || !strcmp(k->role, "libraryPath"))) {
+			/* CMake's link line repeats the project-wide compile
+			 * flags of the link language: not the target's */
+			GPtrArray *w = im_words(k->fragment);
+			guint from = 0;
+			GPtrArray *strips[] = { im->cuda_strip, im->cxx_strip, im->c_strip };
+			for (gsize si = 0; !from && si < G_N_ELEMENTS(strips); si++) {
+				guint n = strips[si]->len;
+				gboolean prefix = n && n <= w->len;
+				for (guint j = 0; prefix && j < n; j++)
+					prefix = !strcmp(g_ptr_array_index(w, j), g_ptr_array_index(strips[si], j));
+				if (prefix)
+					from = n;
+			}
+			for (guint j = from; j < w->len; j++) {
+				const char *f = g_ptr_array_index(w, j);
+				if (!g_str_has_prefix(f, "-L") || !toolkit_dir(im, f + 2))
+					add_once(l.ldflags, f);
+			}
+			g_ptr_array_unref(w);
+		}
+	}
+	put_key(o, "ldflags", l.ldflags, put_word);
+	g_ptr_array_unref(l.deps);
+	g_ptr_array_unref(l.libs);
+	g_ptr_array_unref(l.private_libs);
+	g_ptr_array_unref(l.ldflags);
+	/* a shared library's versions: none unless CMake gives one */
+	if (!strcmp(t->type, "shared")) {
+		const char *v = cm_prop(c, "VERSION"), *so = cm_prop(c, "SOVERSION");
+		if (!strcmp(c->type, "MODULE_LIBRARY"))
+			v = so = NULL;
+		g_string_append_printf(o, "version = %s\n", v ? v : so ? so : "");
+		if (so && v)
+			g_string_append_printf(o, "soversion = %s\n", so);
+	}
+	if (t->headers->len) {
+		g_string_append(o, "headers =");
+		for (guint i = 0; i < t->headers->len; i++) {
+			char *r = rel(im, g_ptr_array_index(t->headers, i));
+			put_word(o, r);
+			g_free(r);
+		}
+		g_string_append_c(o, '\n');
+	}
+	if (!t->installed && strcmp(t->type, "object"))
+		g_string_append(o, "install = no\n");
+	const char *pic = cm_prop(c, "POSITION_INDEPENDENT_CODE");
+	if (pic && cm_true(pic) != !strcmp(t->type, "shared"))
+		g_string_append_printf(o, "pic = %s\n", cm_true(pic) ? "yes" : "no");
+	if (t->cuda || !strcmp(t->type, "executable") || !strcmp(t->type, "shared")) {
+		if (t->archs && g_strcmp0(t->archs, im->cuda_archs))
+			g_string_append_printf(o, "archs = %s\n", t->archs);
+		if (t->ptx && g_strcmp0(t->ptx, im->cuda_ptx))
+			g_string_append_printf(o, "ptx = %s\n", t->ptx);
+		if (t->rdc != im->cuda_rdc)
+			g_string_append_printf(o, "mode = %s\n", t->rdc ? "rdc" : "whole");
+		if (t->lto != im->cuda_lto)
+			g_string_append_printf(o, "lto = %s\n", t->lto ? "yes" : "no");
+	}
+	if (t->rdc && (!strcmp(t->type, "static") || !strcmp(t->type, "object")) &&
+	    cm_true(cm_prop(c, "CUDA_RESOLVE_DEVICE_SYMBOLS")))
+		g_string_append(o, "device_link = yes\n");
+}

@@ -1,0 +1,213 @@
+# cugen import: a CMake project's cugen.ini builds what CMake's build
+# builds. The saxpy and rdc examples (our CMakeLists.txt beside the
+# hand-written cugen.ini) are imported, and each import's build is
+# compared with CMake's own build and with the hand-written file's:
+# device images (CMake's with module_id = absolute, as CMake names
+# modules by absolute paths; a device link with plain nvcc -dlink's of
+# CMake's objects), exported symbols, SONAME and version links, the
+# program's output. A third project has what CMake says and cugen.ini
+# cannot (a custom command's output, a configure-time header directory,
+# an interface library): one warning line each, at its CMakeLists line;
+# and string defines, OUTPUT_NAME, VERSION/SOVERSION and a public cuBLAS
+# dependency, whose installed package a pkg-config consumer and a
+# find_package consumer link and run.
+. "$(dirname "$0")/lib.sh"
+need_cuda
+command -v cmake >/dev/null 2>&1 || skip "no cmake"
+export CUDACXX="$NVCC"
+
+# the images of a file as sorted lines (the order of the sections aside)
+sorted_images() { images "$1" | sort; }
+same_sorted() { # a b what
+	sorted_images "$1" >"$WORK/s.a" && sorted_images "$2" >"$WORK/s.b" || die "cugen inspect failed"
+	[ -s "$WORK/s.a" ] || die "$3: no images in $1"
+	cmp -s "$WORK/s.a" "$WORK/s.b" || { diff "$WORK/s.a" "$WORK/s.b"; die "$3: images differ: $1 $2"; }
+}
+# the dynamic symbols a library defines
+exported() { nm -D --defined-only "$1" | awk '{ print $2, $3 }' | sort; }
+same_exports() { # a b
+	exported "$1" >"$WORK/e.a" && exported "$2" >"$WORK/e.b" || die "nm failed"
+	cmp -s "$WORK/e.a" "$WORK/e.b" || { diff "$WORK/e.a" "$WORK/e.b"; die "exported symbols differ: $1 $2"; }
+}
+soname() { readelf -d "$1" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'; }
+# a program's output and exit status (SKIP and 77 without a GPU)
+output() { "$@" 2>&1; echo "exit $?"; }
+cmake_build() { # srcdir builddir [args]
+	_s=$1 _b=$2
+	shift 2
+	run cmake -S "$_s" -B "$_b" -G Ninja -DCMAKE_MAKE_PROGRAM="$NINJA" "$@"
+	run "$NINJA" -C "$_b"
+}
+
+note "saxpy: imported, refused over an existing file, built as CMake builds it"
+copy_example saxpy "$WORK/saxpy"
+cd "$WORK/saxpy" || exit 1
+rm -f cugen.ini.hand && cp cugen.ini cugen.ini.hand
+"$CUGEN" import . >out.txt 2>&1 && die "import wrote over cugen.ini without --force"
+grep -q 'cugen.ini exists (--force replaces it)' out.txt || { cat out.txt; die "no refusal message"; }
+cmp -s cugen.ini cugen.ini.hand || die "a refused import changed cugen.ini"
+"$CUGEN" import -o imported.ini . >out.txt 2>&1 || { cat out.txt; die "import failed"; }
+grep -q '^cugen: imported 1 target (2 TUs) from ./CMakeLists.txt into imported.ini; 0 warnings$' out.txt ||
+	{ cat out.txt; die "import's summary line"; }
+grep -q '^; CMakeLists.txt:[0-9]*: add_executable(saxpy)$' imported.ini || die "no comment naming the CMakeLists line"
+grep -q '^archs = 80 90$' imported.ini && grep -q '^ptx = highest$' imported.ini ||
+	{ cat imported.ini; die "80-real;90 is not archs = 80 90, ptx = highest"; }
+ls -A | grep -q '^\.imported' && die "a temporary was left in the project directory"
+cmake_build . cm
+run "$CUGEN" setup -f imported.ini -B ci
+build ci >/dev/null
+run "$CUGEN" setup -B hand
+build hand >/dev/null
+same_sorted cm/saxpy ci/saxpy "saxpy, CMake and imported"
+same_sorted hand/saxpy ci/saxpy "saxpy, hand-written and imported"
+[ "$(output cm/saxpy)" = "$(output ci/saxpy)" ] || die "saxpy's output differs from CMake's build"
+
+note "rdc: a static device library and a versioned shared one, archs 80-real;90"
+copy_example rdc "$WORK/rdc"
+cd "$WORK/rdc" || exit 1
+"$CUGEN" import -o imported.ini . -- '-DCMAKE_CUDA_ARCHITECTURES=80-real;90' >out.txt 2>&1 ||
+	{ cat out.txt; die "import failed"; }
+grep -q '0 warnings$' out.txt || { cat out.txt; die "rdc's import warned"; }
+grep -q '^mode = rdc$' imported.ini || die "separable compilation is not mode = rdc"
+grep -q '^version = 1.0.0$' imported.ini && grep -q '^soversion = 1$' imported.ini || die "VERSION and SOVERSION"
+cmake_build . cm '-DCMAKE_CUDA_ARCHITECTURES=80-real;90'
+run "$CUGEN" setup -f imported.ini -B ci
+build ci >/dev/null
+run "$CUGEN" setup -B hand -D 'cuda.archs=80 90'
+build hand >/dev/null
+# CMake hands nvcc absolute paths, which name the module of a TU's
+# internal device symbols: module_id = absolute is CMake's
+run "$CUGEN" setup -f imported.ini -B ca -D cuda.module_id=absolute
+build ca >/dev/null
+same_sorted cm/librdcstatic.a ca/librdcstatic.a "the static library, CMake and imported"
+# the device link is plain nvcc -dlink's of CMake's own objects (CMake's
+# own dlink line adds -shared and the runtime's libraries, which nvlink
+# records in the image)
+"$NVCC" --generate-code=arch=compute_80,code=sm_80 '--generate-code=arch=compute_90,code=[compute_90,sm_90]' \
+	-dlink cm/CMakeFiles/rdc_app.dir/app/main.cpp.o cm/librdcstatic.a -o ref-dlink.o || die "plain nvcc -dlink"
+same_sorted ref-dlink.o ca/obj/rdc_app/rdc_app.dlink.p.o "rdc_app's device link, plain nvcc and imported"
+for f in librdcstatic.a librdcshared.so.1.0.0 rdc_app; do
+	same_sorted hand/$f ci/$f "$f, hand-written and imported"
+done
+[ "$(soname ci/librdcshared.so.1.0.0)" = librdcshared.so.1 ] || die "SONAME"
+[ "$(soname cm/librdcshared.so.1.0.0)" = "$(soname ci/librdcshared.so.1.0.0)" ] || die "SONAME differs from CMake's"
+[ "$(readlink ci/librdcshared.so)" = "$(readlink cm/librdcshared.so)" ] &&
+	[ "$(readlink ci/librdcshared.so.1)" = "$(readlink cm/librdcshared.so.1)" ] || die "version links differ"
+same_exports cm/librdcshared.so.1.0.0 ca/librdcshared.so.1.0.0
+[ "$(output cm/rdc_app)" = "$(output ci/rdc_app)" ] || die "rdc_app's output differs from CMake's build"
+# installed: what the hand-written file installs, and CMake's files
+# (cugen adds its .pc and CMake package)
+for b in ci hand; do
+	DESTDIR="$WORK/inst-$b" run "$NINJA" -C $b install
+	(cd "$WORK/inst-$b" && find . | sort) >"$WORK/tree-$b"
+done
+cmp -s "$WORK/tree-ci" "$WORK/tree-hand" || { diff "$WORK/tree-ci" "$WORK/tree-hand"; die "install trees differ"; }
+run cmake --install cm --prefix "$WORK/inst-cm"
+(cd "$WORK/inst-cm" && find . -type f | sort) >"$WORK/tree-cm"
+(cd "$WORK/inst-ci/usr/local" && find . -type f | grep -v '/pkgconfig/\|/cmake/' | sort) >"$WORK/tree-ci-files"
+cmp -s "$WORK/tree-cm" "$WORK/tree-ci-files" || { diff "$WORK/tree-cm" "$WORK/tree-ci-files"; die "not CMake's installed files"; }
+
+note "what cugen.ini cannot say is a warning at its line; the rest builds"
+P=$WORK/blas
+mkdir -p "$P/include"
+cd "$P" || exit 1
+cat >CMakeLists.txt <<'EOF'
+cmake_minimum_required(VERSION 3.24)
+set(CMAKE_CUDA_ARCHITECTURES 80-real 90)
+project(blas VERSION 2.1.0 LANGUAGES CXX CUDA)
+find_package(CUDAToolkit REQUIRED)
+configure_file(config.h.in config.h)
+add_library(opts INTERFACE)
+target_compile_definitions(opts INTERFACE "GREETING=\"hi, there\"")
+add_library(gemm SHARED gemm.cu)
+set_target_properties(gemm PROPERTIES OUTPUT_NAME gemm_cuda13 VERSION 2.1.0 SOVERSION 2)
+target_include_directories(gemm PUBLIC include PRIVATE ${CMAKE_CURRENT_BINARY_DIR})
+target_compile_definitions(gemm PRIVATE "NAME=\"gemm lib\"" PUBLIC GEMM_API=1)
+target_link_libraries(gemm PUBLIC CUDA::cublas PRIVATE opts)
+add_custom_command(OUTPUT stamp.cpp COMMAND ${CMAKE_COMMAND} -E echo "int stamp = 1;" > stamp.cpp)
+add_executable(demo main.cpp ${CMAKE_CURRENT_BINARY_DIR}/stamp.cpp)
+target_link_libraries(demo PRIVATE gemm)
+install(TARGETS gemm demo)
+install(FILES include/gemm.h DESTINATION include)
+EOF
+echo '#define CONFIGURED 1' >config.h.in
+cat >include/gemm.h <<'EOF'
+#pragma once
+extern "C" const char *gemm_name(void);
+extern "C" int gemm_status(void);
+EOF
+cat >gemm.cu <<'EOF'
+#include <cublas_v2.h>
+#include "gemm.h"
+__global__ void scale(float *p) { p[threadIdx.x] *= 2.0f; }
+extern "C" const char *gemm_name(void) { return NAME " / " GREETING; }
+extern "C" int gemm_status(void)
+{
+	cublasHandle_t h;
+	if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
+		return 1;
+	cublasDestroy(h);
+	return 0;
+}
+EOF
+cat >main.cpp <<'EOF'
+#include <cstdio>
+#include "gemm.h"
+int main() { std::printf("%s %d %d\n", gemm_name(), GEMM_API, gemm_status()); return 0; }
+EOF
+"$CUGEN" import . -- -DCMAKE_BUILD_TYPE=Release >out.txt 2>&1 || { cat out.txt; die "import failed"; }
+grep -q '^./CMakeLists.txt:14: warning: target .demo.: stamp.cpp is generated at build time' out.txt ||
+	{ cat out.txt; die "no warning for the custom command's output"; }
+grep -q "^./CMakeLists.txt:10: warning: target 'gemm': include directory . is in CMake's build directory" out.txt ||
+	{ cat out.txt; die "no warning for the configure-time header directory"; }
+grep -q "^./CMakeLists.txt:8: warning: interface library 'opts' (linked by 'gemm') has no section" out.txt ||
+	{ cat out.txt; die "no warning for the interface library"; }
+grep -q '; 3 warnings$' out.txt || { cat out.txt; die "not 3 warnings"; }
+grep -q '^output_name = gemm_cuda13$' cugen.ini || die "OUTPUT_NAME"
+grep -q '^buildtype = release$' cugen.ini || die "CMAKE_BUILD_TYPE=Release is not buildtype = release"
+grep -q '^libs = cublas$' cugen.ini || die "CUDA::cublas is not libs = cublas"
+grep -q '^public_defines = GEMM_API=1$' cugen.ini || die "the public define"
+grep -q '^defines = "GREETING=\\"hi, there\\"" "NAME=\\"gemm lib\\"" gemm_EXPORTS$' cugen.ini ||
+	{ cat cugen.ini; die "the string defines"; }
+grep -q '^\[target gemm\]$' cugen.ini && grep -q '^deps = gemm$' cugen.ini || die "the target keeps its name"
+cmake_build . cm -DCMAKE_BUILD_TYPE=Release
+run "$CUGEN" setup -B ci -D "project.prefix=$WORK/prefix"
+build ci >/dev/null
+[ -f ci/libgemm_cuda13.so.2.1.0 ] && [ "$(readlink ci/libgemm_cuda13.so)" = libgemm_cuda13.so.2 ] ||
+	die "OUTPUT_NAME and VERSION do not name the files"
+[ "$(soname ci/libgemm_cuda13.so.2.1.0)" = libgemm_cuda13.so.2 ] || die "SONAME"
+same_exports cm/libgemm_cuda13.so.2.1.0 ci/libgemm_cuda13.so.2.1.0
+[ "$(output cm/demo)" = "$(output ci/demo)" ] || die "demo's output differs from CMake's build"
+output ci/demo | grep -q '^gemm lib / hi, there 1 ' || die "the string defines did not reach the code"
+
+note "consumers of the installed package link cuBLAS through it"
+run "$NINJA" -C ci install
+grep -q '^Libs: -L${libdir} -lgemm_cuda13 -L${cuda_libdir} -lcublas$' "$WORK/prefix/lib/pkgconfig/gemm.pc" ||
+	{ cat "$WORK/prefix/lib/pkgconfig/gemm.pc"; die "the .pc's Libs"; }
+grep -q 'INTERFACE_LINK_LIBRARIES "CUDA::cublas"' "$WORK/prefix/lib/cmake/blas/blasConfig.cmake" ||
+	die "the CMake package does not give CUDA::cublas"
+grep -rq "$(realpath "$CUDA_PATH")" "$WORK/prefix/lib/pkgconfig" "$WORK/prefix/lib/cmake" &&
+	[ "$(realpath "$CUDA_PATH")" != "$(realpath /usr/local/cuda 2>/dev/null)" ] &&
+	die "the package names the build machine's toolkit path"
+C=$WORK/consumer
+mkdir -p "$C"
+cat >"$C/main.cpp" <<'EOF'
+#include <cstdio>
+#include "gemm.h"
+int main() { std::printf("%s %d\n", gemm_name(), GEMM_API); return 0; }
+EOF
+cat >"$C/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.24)
+project(consumer LANGUAGES CXX)
+find_package(blas 2.1 REQUIRED)
+add_executable(consumer main.cpp)
+target_link_libraries(consumer PRIVATE blas::gemm)
+EOF
+cmake_build "$C" "$C/b" "-DCMAKE_PREFIX_PATH=$WORK/prefix" "-DCUDAToolkit_ROOT=$CUDA_PATH"
+"$C/b/consumer" | grep -q '^gemm lib / hi, there 1$' || die "the find_package consumer"
+PCF=$(PKG_CONFIG_PATH="$WORK/prefix/lib/pkgconfig" pkg-config --define-variable=cuda_root="$CUDA_PATH" --cflags --libs gemm) ||
+	die "pkg-config gemm"
+# shellcheck disable=SC2086
+g++ "$C/main.cpp" $PCF -Wl,-rpath,"$WORK/prefix/lib" -o "$C/pc" >"$WORK/pc.log" 2>&1 || { cat "$WORK/pc.log"; die "the pkg-config consumer does not link"; }
+"$C/pc" | grep -q '^gemm lib / hi, there 1$' || die "the pkg-config consumer"
+echo ok
