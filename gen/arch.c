@@ -32,6 +32,21 @@ static gint arch_cmp(gconstpointer x, gconstpointer y)
 }
 
 /* Parse one arch word: [sm_|compute_]NN[a|f]. kind: 's' sass, 'c' compute. */
+/* Whether ptx names only the highest arch of archs (then ptx = highest
+ * says it and stays right when -D cuda.archs changes the set). */
+static gboolean highest_only(const char *archs, const char *ptx)
+{
+	if (!ptx || !*ptx || strchr(ptx, ' ') || !g_ascii_isdigit(*ptx))
+		return FALSE;
+	int top = -1;
+	char **w = g_strsplit(archs, " ", -1);
+	for (char **p = w; *p; p++)
+		if (g_ascii_isdigit(**p) && atoi(*p) > top)
+			top = atoi(*p);
+	g_strfreev(w);
+	return atoi(ptx) == top;
+}
+
 static gboolean parse_word(const char *w, Arch *out, char *kind)
 {
 	*kind = 's';
@@ -252,7 +267,7 @@ ArchSet *archset_resolve(const Setting *archs, const Setting *ptx,
 			ca = cp = NULL;
 			if (cmake && archspell_cmake(archs->value, &ca, &cp))
 				word_error(err, archs, w, "invalid arch '%s': that is CMake's spelling; write archs = %s with "
-					   "ptx = %s", w, ca, cp);
+					   "ptx = %s", w, ca, highest_only(ca, cp) ? "highest" : cp);
 			else
 				word_error(err, archs, w, "invalid arch '%s' (expected e.g. 90, sm_90, 90a, compute_90, all, "
 					   "all-major, native)", w);

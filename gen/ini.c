@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "archspell.h"
 #include "cache.h"
 #include "cudaflags.h"
 #include "util.h"
@@ -512,6 +513,23 @@ Section *cf_ensure_section(GPtrArray *secs, SecKind k, const char *name, Loc loc
 
 /* ---- -D SECTION.KEY=VALUE ---- */
 
+/* Set key of s from the command line; archs in CMake's spelling
+ * ("75;80;90-real", what a packager's CUDAARCHS holds) is read as the
+ * environment's CUDAARCHS is: archs and ptx both. */
+static void set_from_cmdline(Section *s, const char *key, const char *value, Loc loc)
+{
+	char *archs = NULL, *ptx = NULL;
+	if (strcmp(key, "archs") == 0 && (strchr(value, ';') || strstr(value, "-real") || strstr(value, "-virtual")) &&
+	    archspell_cmake(value, &archs, &ptx)) {
+		cf_set_entry(s, "archs", archs, loc);
+		cf_set_entry(s, "ptx", ptx, loc);
+	} else {
+		cf_set_entry(s, key, value, loc);
+	}
+	g_free(archs);
+	g_free(ptx);
+}
+
 gboolean cf_apply_define(GPtrArray *secs, const char *def, GError **err)
 {
 	const char *eq = strchr(def, '=');
@@ -558,7 +576,7 @@ gboolean cf_apply_define(GPtrArray *secs, const char *def, GError **err)
 		} else {
 			if (!s)
 				s = cf_ensure_section(secs, k, parts[1], loc);
-			cf_set_entry(s, parts[2], value, loc);
+			set_from_cmdline(s, parts[2], value, loc);
 			ok = TRUE;
 		}
 	} else if (n == 2 && (strcmp(sec, "project") == 0 || strcmp(sec, "cuda") == 0 ||
@@ -570,7 +588,7 @@ gboolean cf_apply_define(GPtrArray *secs, const char *def, GError **err)
 			cg_usage_error(err, "-D %s: unknown key '%s' in [%s]%s%s%s", def, parts[1], sec,
 				       hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
 		} else {
-			cf_set_entry(cf_ensure_section(secs, k, NULL, loc), parts[1], value, loc);
+			set_from_cmdline(cf_ensure_section(secs, k, NULL, loc), parts[1], value, loc);
 			ok = TRUE;
 		}
 	} else if (!cf_in_list(sec, section_names)) {
