@@ -32,7 +32,7 @@ char *arch_image_name(const Arch *a);
  * strings), where `native` asks for the local GPUs (its
  * __nvcc_device_query) and whether the build is for another machine
  * (then `native` means nothing: an error). The toolkit's, borrowed. */
-typedef struct {
+typedef struct ArchToolkit {
 	GPtrArray *supported;
 	const char *root;
 	const char *cross_target;  /* NULL: a build for this machine */

@@ -5,7 +5,6 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
-#include "safepath.h"
 #include "spawn.h"
 #include "template.h"
 #include "util.h"
@@ -546,13 +545,16 @@ static char *tail_lines(const char *out, const char *errout, int n)
 	return g_string_free(t, FALSE);
 }
 
-CmProject *cmake_describe(const char *srcdir, char **args, GError **err)
+char *cmake_scratch(GError **err)
 {
 	char *scratch = g_dir_make_tmp("cugen-import-XXXXXX", NULL);
-	if (!scratch) {
+	if (!scratch)
 		cg_error(err, "cannot make a scratch directory in %s", g_get_tmp_dir());
-		return NULL;
-	}
+	return scratch;
+}
+
+CmProject *cmake_describe(const char *scratch, const char *srcdir, char **args, const char *more, GError **err)
+{
 	CmProject *p = g_new0(CmProject, 1);
 	p->srcdir = cg_abspath(srcdir);
 	p->builddir = g_build_filename(scratch, "build", NULL);
@@ -595,6 +597,8 @@ CmProject *cmake_describe(const char *srcdir, char **args, GError **err)
 	g_ptr_array_add(argv, g_strconcat("-DCUGEN_IMPORT_DUMP=", dump, NULL));
 	for (char **a = args; a && *a; a++)
 		g_ptr_array_add(argv, g_strdup(*a));
+	if (more)
+		g_ptr_array_add(argv, g_strdup(more));
 	g_ptr_array_add(argv, NULL);
 	char *out = NULL, *errout = NULL;
 	int status = 0;
@@ -616,8 +620,6 @@ CmProject *cmake_describe(const char *srcdir, char **args, GError **err)
 	g_free(out);
 	g_free(errout);
 fail:
-	cg_rm_tree(scratch);
-	g_free(scratch);
 	g_free(query);
 	g_free(script);
 	g_free(dump);

@@ -79,11 +79,14 @@ typedef struct {
 	GPtrArray *implicit_includes; /* char*: the compilers' own directories */
 } CmProject;
 
+/* A new scratch directory (the caller removes it), or NULL with err. */
+char *cmake_scratch(GError **err);
 /* Configure srcdir with cmake (args: more configure arguments, NULL-
- * terminated, may be NULL) in a scratch directory that is removed after,
- * and read what it says. NULL with err (cmake's last lines in it) when
- * cmake fails or its reply cannot be read. */
-CmProject *cmake_describe(const char *srcdir, char **args, GError **err);
+ * terminated, may be NULL; then more, if not NULL) in scratch's build
+ * directory (again: a reconfigure), and read what it says. NULL with err
+ * (cmake's last lines in it) when cmake fails or its reply cannot be
+ * read. */
+CmProject *cmake_describe(const char *scratch, const char *srcdir, char **args, const char *more, GError **err);
 void cm_project_free(CmProject *p);
 
 /* A target's property as import-props.cmake recorded it, or NULL. */

@@ -40,6 +40,7 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	t->private_include = g_ptr_array_new_with_free_func(g_free);
 	t->defines = g_ptr_array_new_with_free_func(g_free);
 	t->public_defines = g_ptr_array_new_with_free_func(g_free);
+	t->arch_defines = g_ptr_array_new_with_free_func(g_free);
 	t->libs = g_ptr_array_new_with_free_func(g_free);
 	t->private_libs = g_ptr_array_new_with_free_func(g_free);
 	t->data = g_ptr_array_new_with_free_func(g_free);
@@ -77,7 +78,8 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 		cg_error_at(err, s->loc.file, s->loc.line, "target '%s' has no 'sources'", t->name);
 		return FALSE;
 	}
-	if (!cf_read_sources(c, t, src, owner, err))
+	Entry *asrc = cf_find_entry(s, "arch_sources"), *adef = cf_find_entry(s, "arch_defines");
+	if (!cf_read_sources(c, t, src, owner, err) || (asrc && !cf_read_arch_sources(c, t, asrc, owner, err)))
 		return FALSE;
 
 	if (!cf_read_includes(c, s, "include", t->include, err) ||
@@ -86,6 +88,16 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	if (!cf_get_defines(s, "defines", t->defines, err) || !cf_get_defines(s, "public_defines", t->public_defines, err) ||
 	    !cf_check_defines(s, "defines", t->defines, err) || !cf_check_defines(s, "public_defines", t->public_defines, err))
 		return FALSE;
+	if (adef) {
+		GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+		gboolean ok = cf_read_arch_words(adef, TRUE, t->arch_defines, err);
+		for (guint i = 0; ok && i < t->arch_defines->len; i++)
+			g_ptr_array_add(names, g_strdup(strchr(g_ptr_array_index(t->arch_defines, i), '\t') + 1));
+		ok = ok && cf_check_defines(s, "arch_defines", names, err);
+		g_ptr_array_free(names, TRUE);
+		if (!ok)
+			return FALSE;
+	}
 	if (!cf_get_list(s, "libs", t->libs, err) || !cf_get_list(s, "private_libs", t->private_libs, err) ||
 	    !cf_check_libs(c, s, "libs", t->libs, err) || !cf_check_libs(c, s, "private_libs", t->private_libs, err))
 		return FALSE;

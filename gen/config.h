@@ -29,6 +29,8 @@ typedef struct {
 	Lang lang;
 	Loc loc;    /* the `sources` line that named it */
 	char *real; /* its real path, when a symbolic link led to it */
+	char *arch_if; /* arch_sources: built only where the target's arch set
+			* holds this arch ("75"), else NULL */
 } Source;
 
 /* Where each continuation line of a value (an indented line that goes
@@ -59,6 +61,8 @@ struct Target {
 	GPtrArray *private_include; /* char*: absolute dirs, its own TUs only */
 	GPtrArray *defines;  /* char*: NAME[=VALUE], its own TUs only */
 	GPtrArray *public_defines; /* char*: its TUs and its dependents' */
+	GPtrArray *arch_defines; /* char*: "ARCH<tab>NAME[=VALUE]" (arch_defines),
+				  * made defines by config_apply_archs() */
 	GPtrArray *libs;     /* char*: NAME for -lNAME, public */
 	GPtrArray *private_libs; /* char*: linked into it; dependents link
 				  * them only through a static library */
@@ -163,6 +167,11 @@ typedef struct {
 } ConfigOptions;
 
 Config *config_load(const ConfigOptions *opt, GError **err);
+/* The arch-dependent sources and defines of each target (arch_sources,
+ * arch_defines) kept or dropped by its resolved arch set; once, before
+ * the targets are resolved (archcond.c). */
+struct ArchToolkit;
+gboolean config_apply_archs(Config *c, const struct ArchToolkit *at, GError **err);
 /* Where word is written in a value that starts at loc and goes on over
  * lines (ValueLine, NULL for one line): the line of its first
  * occurrence as a whole word, or with last of its last one; loc when

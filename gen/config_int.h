@@ -70,6 +70,10 @@ gboolean cf_valid_count(const char *v, gboolean zero_ok);
 
 /* sources.c */
 gboolean cf_read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GError **err);
+/* arch_sources and arch_defines: words after an arch tag ("75:") as
+ * "ARCH<tab>WORD" into out; a word before any tag is an error. */
+gboolean cf_read_arch_words(Entry *e, gboolean defines, GPtrArray *out, GError **err);
+gboolean cf_read_arch_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GError **err);
 char *cf_join_flags(const char *a, const char *b);
 gboolean cf_read_includes(Config *c, Section *s, const char *key, GPtrArray *out, GError **err);
 gboolean cf_check_defines(Section *s, const char *key, GPtrArray *defines, GError **err);

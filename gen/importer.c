@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "config.h"
 #include "importer_int.h"
+#include "safepath.h"
 #include "util.h"
 
 static void im_target_free(gpointer p)
@@ -26,6 +27,8 @@ static void im_target_free(gpointer p)
 	g_ptr_array_unref(t->exported_inc);
 	g_ptr_array_unref(t->exported_def);
 	g_ptr_array_unref(t->headers);
+	g_ptr_array_unref(t->arch_src);
+	g_ptr_array_unref(t->arch_def);
 	g_free(t->archs);
 	g_free(t->ptx);
 	g_free(t->std);
@@ -215,6 +218,127 @@ static void plan_installs(Im *im)
 			g_free(b);
 		}
 	}
+}
+
+static CmTarget *find_target(CmProject *p, const char *name)
+{
+	for (guint i = 0; i < p->targets->len; i++) {
+		CmTarget *t = g_ptr_array_index(p->targets, i);
+		if (!strcmp(t->name, name))
+			return t;
+	}
+	return NULL;
+}
+
+static GPtrArray *compiled(const CmTarget *t)
+{
+	GPtrArray *out = g_ptr_array_new();
+	for (guint i = 0; i < t->sources->len; i++) {
+		CmSource *s = g_ptr_array_index(t->sources, i);
+		if (s->lang && !s->generated)
+			g_ptr_array_add(out, s->path);
+	}
+	return out;
+}
+
+static GPtrArray *all_defines(const CmTarget *t)
+{
+	GPtrArray *out = g_ptr_array_new();
+	for (guint i = 0; i < t->groups->len; i++) {
+		CmGroup *g = g_ptr_array_index(t->groups, i);
+		for (guint k = 0; k < g->defines->len; k++)
+			if (!im_has(out, g_ptr_array_index(g->defines, k)))
+				g_ptr_array_add(out, g_ptr_array_index(g->defines, k));
+	}
+	return out;
+}
+
+/* What one target has that its build without arch n lacks: n's. */
+static void compare_without(Im *im, ImTarget *t, CmTarget *v, const char *n)
+{
+	GPtrArray *a = compiled(t->cm), *b = compiled(v);
+	for (guint i = 0; i < a->len; i++)
+		if (!im_has(b, g_ptr_array_index(a, i)))
+			g_ptr_array_add(t->arch_src, g_strconcat(n, "\t", (char *)g_ptr_array_index(a, i), NULL));
+	for (guint i = 0; i < b->len; i++)
+		if (!im_has(a, g_ptr_array_index(b, i))) {
+			char *r = cg_relpath(g_ptr_array_index(b, i), im->p->srcdir);
+			im_warn(im, &t->cm->where, "target '%s': %s is built only where arch %s is not: not imported",
+				t->cm->name, r, n);
+			g_free(r);
+		}
+	g_ptr_array_unref(a);
+	g_ptr_array_unref(b);
+	a = all_defines(t->cm);
+	b = all_defines(v);
+	for (guint i = 0; i < a->len; i++)
+		if (!im_has(b, g_ptr_array_index(a, i)))
+			g_ptr_array_add(t->arch_def, g_strconcat(n, "\t", (char *)g_ptr_array_index(a, i), NULL));
+	for (guint i = 0; i < b->len; i++)
+		if (!im_has(a, g_ptr_array_index(b, i)))
+			im_warn(im, &t->cm->where, "target '%s': define %s is given only where arch %s is not: not "
+				"imported", t->cm->name, (char *)g_ptr_array_index(b, i), n);
+	g_ptr_array_unref(a);
+	g_ptr_array_unref(b);
+}
+
+/* Configure again without each arch of the project's list: a source or
+ * define that goes with an arch is that arch's (arch_sources,
+ * arch_defines), so that a build for other archs gets what CMake's
+ * would. Stops where the project pins its list (the reconfigure's
+ * CUDA_ARCHITECTURES is not the one asked for). */
+static void probe_archs(Im *im, const char *scratch, const char *srcdir, char **args)
+{
+	ImTarget *first = NULL;
+	for (guint i = 0; !first && i < im->order->len; i++) {
+		ImTarget *t = g_ptr_array_index(im->order, i);
+		if (t->cuda && t->archs && !g_strcmp0(t->archs, im->cuda_archs))
+			first = t;
+	}
+	const char *raw = first ? cm_prop(first->cm, "CUDA_ARCHITECTURES") : NULL;
+	if (!raw || strstr(raw, "$<"))
+		return;
+	GPtrArray *items = im_list(raw), *nums = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < items->len; i++) {
+		char *it = g_ptr_array_index(items, i);
+		char *n = g_strndup(it, strcspn(it, "-"));
+		if (!im_has(nums, n))
+			g_ptr_array_add(nums, n);
+		else
+			g_free(n);
+	}
+	for (guint k = 0; nums->len > 1 && k < nums->len; k++) {
+		const char *n = g_ptr_array_index(nums, k);
+		GString *variant = g_string_new(NULL);
+		for (guint i = 0; i < items->len; i++) {
+			char *it = g_ptr_array_index(items, i);
+			if (strncmp(it, n, strlen(n)) || (it[strlen(n)] && it[strlen(n)] != '-'))
+				g_string_append_printf(variant, "%s%s", variant->len ? ";" : "", it);
+		}
+		char *more = g_strconcat("-DCMAKE_CUDA_ARCHITECTURES=", variant->str, NULL);
+		GError *e = NULL;
+		CmProject *v = cmake_describe(scratch, srcdir, args, more, &e);
+		g_free(more);
+		CmTarget *vf = v ? find_target(v, first->cm->name) : NULL;
+		gboolean took = vf && !g_strcmp0(cm_prop(vf, "CUDA_ARCHITECTURES"), variant->str);
+		if (!v) {
+			im_warn(im, NULL, "configured without arch %s, CMake failed: arch-dependent sources and defines "
+				"not looked for (%s)", n, e->message);
+			g_error_free(e);
+		}
+		for (guint i = 0; took && i < im->order->len; i++) {
+			ImTarget *t = g_ptr_array_index(im->order, i);
+			CmTarget *vt = find_target(v, t->cm->name);
+			if (vt)
+				compare_without(im, t, vt, n);
+		}
+		cm_project_free(v);
+		g_string_free(variant, TRUE);
+		if (!took)
+			break;
+	}
+	g_ptr_array_unref(nums);
+	g_ptr_array_unref(items);
 }
 
 static char *settings_key(const ImTarget *t)
@@ -445,11 +569,15 @@ int cmd_import(int argc, char **argv)
 		return 1;
 	}
 	GError *err = NULL;
-	CmProject *p = cmake_describe(srcdir, args, &err);
+	char *scratch = cmake_scratch(&err);
+	CmProject *p = scratch ? cmake_describe(scratch, srcdir, args, NULL, &err) : NULL;
 	if (!p) {
 		int st = cg_report(err);
 		g_error_free(err);
 		g_free(path);
+		if (scratch)
+			cg_rm_tree(scratch);
+		g_free(scratch);
 		return st;
 	}
 	char *abs = cg_abspath(path);
@@ -484,6 +612,8 @@ int cmd_import(int argc, char **argv)
 		t->name = section_name(c->name);
 		t->deps = g_ptr_array_new();
 		t->headers = g_ptr_array_new_with_free_func(g_free);
+		t->arch_src = g_ptr_array_new_with_free_func(g_free);
+		t->arch_def = g_ptr_array_new_with_free_func(g_free);
 		while (g_hash_table_contains(names, t->name)) {
 			char *n = g_strconcat(t->name, "_", NULL);
 			g_free(t->name);
@@ -510,6 +640,9 @@ int cmd_import(int argc, char **argv)
 		place(&im, g_ptr_array_index(all, i), 0);
 	choose_cuda(&im);
 	plan_installs(&im);
+	probe_archs(&im, scratch, srcdir, args);
+	cg_rm_tree(scratch);
+	g_free(scratch);
 	int status = 0;
 	if (!im.order->len) {
 		fprintf(stderr, "cugen: error: %s: CMake builds no executable or library there\n", srcdir);

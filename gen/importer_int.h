@@ -20,6 +20,8 @@ typedef struct {
 	gboolean visited, placed;
 	gboolean installed;  /* an install(TARGETS) names it */
 	GPtrArray *headers;  /* char*: its headers = (absolute) */
+	GPtrArray *arch_src, *arch_def; /* char*: "ARCH<tab>path|define": what
+					 * CMake builds only with that arch */
 	/* its CUDA settings, compared with [cuda]'s */
 	char *archs, *ptx, *std;
 	gboolean rdc, lto, cuda;

@@ -468,12 +468,49 @@ static gboolean lang_ext(const char *lang, const char *path)
 	return !strcmp(lang, "C") && !strcmp(dot, ".c");
 }
 
+/* The arch an "ARCH<tab>ITEM" list gives item, or NULL. */
+static char *arch_of(GPtrArray *list, const char *item)
+{
+	for (guint i = 0; i < list->len; i++) {
+		const char *e = g_ptr_array_index(list, i), *tab = strchr(e, '\t');
+		if (tab && !strcmp(tab + 1, item))
+			return g_strndup(e, (gsize)(tab - e));
+	}
+	return NULL;
+}
+
+/* key = ARCH: ITEM... ARCH: ITEM... from an "ARCH<tab>ITEM" list */
+static void put_arch_key(Im *im, GString *o, const char *key, GPtrArray *list, gboolean paths)
+{
+	if (!list->len)
+		return;
+	g_string_append_printf(o, "%s =", key);
+	char *last = NULL;
+	for (guint i = 0; i < list->len; i++) {
+		const char *e = g_ptr_array_index(list, i), *tab = strchr(e, '\t');
+		char *arch = g_strndup(e, (gsize)(tab - e));
+		if (!last || strcmp(last, arch))
+			g_string_append_printf(o, " %s:", arch);
+		g_free(last);
+		last = arch;
+		if (paths) {
+			char *r = rel(im, tab + 1);
+			put_word(o, r);
+			g_free(r);
+		} else {
+			put_define(o, tab + 1);
+		}
+	}
+	g_free(last);
+	g_string_append_c(o, '\n');
+}
+
 static GPtrArray *target_sources(Im *im, ImTarget *t)
 {
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; i < t->cm->sources->len; i++) {
 		CmSource *s = g_ptr_array_index(t->cm->sources, i);
-		char *r = rel(im, s->path);
+		char *r = rel(im, s->path), *arch = NULL;
 		if ((s->generated || g_str_has_prefix(s->path, im->p->builddir)) && !s->lang &&
 		    g_str_has_suffix(s->path, ".rule")) {
 			/* CMake's own record of a custom command */
@@ -489,6 +526,9 @@ static GPtrArray *target_sources(Im *im, ImTarget *t)
 				r, s->lang);
 		} else if (g_path_is_absolute(r)) {
 			im_warn(im, &s->where, "target '%s': %s is outside the project: not imported", t->cm->name, r);
+		} else if ((arch = arch_of(t->arch_src, s->path))) {
+			g_free(arch); /* arch_sources */
+			im->tus++;
 		} else {
 			if (!lang_ext(s->lang, s->path))
 				im_warn(im, &s->where, "target '%s': %s is compiled as %s by CMake (LANGUAGE), "
@@ -538,6 +578,7 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 			c->name);
 	GPtrArray *srcs = target_sources(im, t);
 	put_key(o, "sources", srcs, put_plain);
+	put_arch_key(im, o, "arch_sources", t->arch_src, TRUE);
 	if (!srcs->len)
 		im_warn(im, &c->where, "target '%s' has no source cugen can build", c->name);
 	g_ptr_array_unref(srcs);
@@ -576,7 +617,9 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 		}
 		for (guint i = 0; i < g->defines->len; i++) {
 			const char *d = g_ptr_array_index(g->defines, i);
-			if (im_has(def, d))
+			char *arch = arch_of(t->arch_def, d);
+			g_free(arch);
+			if (im_has(def, d) || arch)
 				continue;
 			gboolean pub = im_has(t->exported_def, d) && !strpbrk(d, "$;#");
 			add_once(pub ? pub_def : priv_def, d);
@@ -586,6 +629,7 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 	put_key(o, "private_include", priv_inc, put_word);
 	put_key(o, "public_defines", pub_def, put_define);
 	put_key(o, "defines", priv_def, put_define);
+	put_arch_key(im, o, "arch_defines", t->arch_def, FALSE);
 	g_ptr_array_unref(inc);
 	g_ptr_array_unref(def);
 	g_ptr_array_unref(pub_inc);

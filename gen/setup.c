@@ -313,6 +313,9 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 	gen->tk = toolkit_probe(gen->c, gen->builddir, err);
 	if (!gen->tk)
 		return FALSE;
+	const ArchToolkit at = toolkit_archs(gen->tk);
+	if (!config_apply_archs(gen->c, &at, err))
+		return FALSE;
 	cg_timing("toolkit");
 
 	gen->in.cugen = self_path();

@@ -65,6 +65,7 @@ void cf_source_free(gpointer p)
 {
 	Source *s = p;
 	g_free(s->rel);
+	g_free(s->arch_if);
 	g_free(s->abs);
 	g_free(s->real);
 	g_free(s);
@@ -134,6 +135,103 @@ static gboolean glob_files(Config *c, Entry *e, const char *w, GPtrArray *files,
 #define UNTRACKABLE "|&^;'\"*?<>`"
 
 /* sources = ...: globs expanded (sorted), each file checked. */
+/* One word of sources (a file or a glob) into t->sources, built only
+ * where the target's arch set holds arch (NULL: always). */
+static gboolean read_source_word(Config *c, Target *t, Entry *e, const char *w, const char *arch, GHashTable *owner,
+				 GError **err)
+{
+	gboolean ok = TRUE;
+	if (strchr(w, '\n') || strchr(w, '\r')) {
+		cf_entry_error(err, e, "source path contains a newline");
+		return FALSE;
+	}
+	char *abs = cg_path_join(c->srcdir, w);
+	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+	if (has_glob_chars(w)) {
+		if (!glob_files(c, e, w, files, err)) {
+			ok = FALSE;
+		} else if (files->len == 0) {
+			cf_word_error(err, e, w, FALSE, "glob '%s' matches no file", w);
+			ok = FALSE;
+		}
+		for (guint k = 0; ok && k < files->len; k++)
+			if (strpbrk(g_ptr_array_index(files, k), "\n\r")) {
+				cf_word_error(err, e, w, FALSE, "glob '%s' matches a file whose name contains a newline", w);
+				ok = FALSE;
+			} else if (cf_first_control(g_ptr_array_index(files, k)) ||
+				   strchr(g_ptr_array_index(files, k), '\t')) {
+				cf_word_error(err, e, w, FALSE, "glob '%s' matches a file whose name contains a control character", w);
+				ok = FALSE;
+			}
+	} else {
+		if (!path_is_file(abs)) {
+			if (path_is_dir(abs))
+				cf_word_error(err, e, w, FALSE, "source '%s' is a directory", w);
+			else if (g_file_test(abs, G_FILE_TEST_EXISTS))
+				cf_word_error(err, e, w, FALSE, "source '%s' is not a regular file", w);
+			else {
+				char *why = missing_why(abs);
+				cf_word_error(err, e, w, FALSE, "source file '%s' %s", w, why);
+				g_free(why);
+			}
+			ok = FALSE;
+		} else {
+			g_ptr_array_add(files, g_strdup(abs));
+		}
+	}
+	for (guint k = 0; ok && k < files->len; k++) {
+		const char *f = g_ptr_array_index(files, k);
+		Lang lang;
+		char *rel = cg_relpath(f, c->srcdir);
+		const char *odd = strpbrk(f, UNTRACKABLE "\t");
+		if (odd) {
+			/* ninja's build lines and make's rules have no way to say
+			 * '|'; the others gcc writes into dependency files as they
+			 * are, where ninja cannot read them back (it would rebuild
+			 * the file on every run) */
+			cf_word_error(err, e, w, FALSE, "source '%s': a path with '%s' cannot be %s: rename it", rel,
+				   *odd == '\t' ? "\\t" : (char[]){ *odd, 0 }, *odd == '|' ? "written in build.ninja nor a Makefile"
+						     : "tracked (gcc's dependency files cannot say it to ninja)");
+			g_free(rel);
+			ok = FALSE;
+			break;
+		}
+		char *real = realpath(f, NULL);
+		if (real && strcmp(real, f) == 0)
+			g_clear_pointer(&real, free);
+		if (!lang_of(f, &lang)) {
+			cf_word_error(err, e, w, FALSE, "'%s' is not a source file (expected .cu, .c, .cpp, .cc, .cxx)", rel);
+			ok = FALSE;
+		} else if (g_hash_table_contains(owner, f) || (real && g_hash_table_contains(owner, real))) {
+			Target *o = g_hash_table_lookup(owner, g_hash_table_contains(owner, f) ? f : real);
+			if (o == t)
+				cf_word_error(err, e, w, TRUE, "source '%s' is listed twice in target '%s'", rel, t->name);
+			else
+				cf_word_error(err, e, w, FALSE, "source '%s' is already in target '%s' (line %d)",
+					    rel, o->name, o->loc.line);
+			ok = FALSE;
+		} else {
+			Source *s = g_new0(Source, 1);
+			s->abs = g_strdup(f);
+			s->rel = g_strdup(rel);
+			s->lang = lang;
+			s->arch_if = g_strdup(arch);
+			s->loc = config_word_loc(e->loc, e->lines, e->value, w, FALSE);
+			g_ptr_array_add(t->sources, s);
+			g_hash_table_insert(owner, s->abs, t);
+			if (real) { /* the same file by another path is the same source */
+				s->real = g_steal_pointer(&real);
+				g_hash_table_insert(owner, s->real, t);
+			}
+		}
+		g_free(real);
+		g_free(rel);
+	}
+	g_ptr_array_free(files, TRUE);
+	g_free(abs);
+	return ok;
+}
+
 gboolean cf_read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GError **err)
 {
 	GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
@@ -149,98 +247,86 @@ gboolean cf_read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GErr
 		cf_entry_error(err, e, "target '%s' has an empty 'sources' list", t->name);
 		ok = FALSE;
 	}
+	for (guint i = 0; ok && i < words->len; i++)
+		ok = read_source_word(c, t, e, g_ptr_array_index(words, i), NULL, owner, err);
+	g_ptr_array_free(words, TRUE);
+	return ok;
+}
+
+
+/* An arch tag ("75:", "90a:"): the arch's id, else NULL. */
+static char *arch_tag(const char *w, const char **rest)
+{
+	const char *p = w;
+	while (g_ascii_isdigit(*p))
+		p++;
+	if (p == w)
+		return NULL;
+	if (*p == 'a' || *p == 'f')
+		p++;
+	if (*p != ':')
+		return NULL;
+	*rest = p + 1;
+	return g_strndup(w, (gsize)(p - w));
+}
+
+gboolean cf_read_arch_words(Entry *e, gboolean defines, GPtrArray *out, GError **err)
+{
+	GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
+	GError *le = NULL;
+	if (!(defines ? cg_split_defines(e->value, words, &le) : cg_split_list(e->value, words, &le))) {
+		cf_entry_error(err, e, "%s: %s", e->key, le->message + strlen("error: "));
+		g_error_free(le);
+		g_ptr_array_free(words, TRUE);
+		return FALSE;
+	}
+	char *arch = NULL;
+	gboolean ok = TRUE, used = TRUE;
 	for (guint i = 0; ok && i < words->len; i++) {
-		const char *w = g_ptr_array_index(words, i);
-		if (strchr(w, '\n') || strchr(w, '\r')) {
-			cf_entry_error(err, e, "source path contains a newline");
-			ok = FALSE;
-			break;
-		}
-		char *abs = cg_path_join(c->srcdir, w);
-		GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
-		if (has_glob_chars(w)) {
-			if (!glob_files(c, e, w, files, err)) {
+		const char *w = g_ptr_array_index(words, i), *rest = NULL;
+		char *tag = arch_tag(w, &rest);
+		if (tag) {
+			if (!used) {
+				cf_word_error(err, e, arch, FALSE, "%s: '%s:' is followed by nothing", e->key, arch);
 				ok = FALSE;
-			} else if (files->len == 0) {
-				cf_word_error(err, e, w, FALSE, "glob '%s' matches no file", w);
-				ok = FALSE;
-			}
-			for (guint k = 0; ok && k < files->len; k++)
-				if (strpbrk(g_ptr_array_index(files, k), "\n\r")) {
-					cf_word_error(err, e, w, FALSE, "glob '%s' matches a file whose name contains a newline", w);
-					ok = FALSE;
-				} else if (cf_first_control(g_ptr_array_index(files, k)) ||
-					   strchr(g_ptr_array_index(files, k), '\t')) {
-					cf_word_error(err, e, w, FALSE, "glob '%s' matches a file whose name contains a control character", w);
-					ok = FALSE;
-				}
-		} else {
-			if (!path_is_file(abs)) {
-				if (path_is_dir(abs))
-					cf_word_error(err, e, w, FALSE, "source '%s' is a directory", w);
-				else if (g_file_test(abs, G_FILE_TEST_EXISTS))
-					cf_word_error(err, e, w, FALSE, "source '%s' is not a regular file", w);
-				else {
-					char *why = missing_why(abs);
-					cf_word_error(err, e, w, FALSE, "source file '%s' %s", w, why);
-					g_free(why);
-				}
-				ok = FALSE;
-			} else {
-				g_ptr_array_add(files, g_strdup(abs));
-			}
-		}
-		for (guint k = 0; ok && k < files->len; k++) {
-			const char *f = g_ptr_array_index(files, k);
-			Lang lang;
-			char *rel = cg_relpath(f, c->srcdir);
-			const char *odd = strpbrk(f, UNTRACKABLE "\t");
-			if (odd) {
-				/* ninja's build lines and make's rules have no way to say
-				 * '|'; the others gcc writes into dependency files as they
-				 * are, where ninja cannot read them back (it would rebuild
-				 * the file on every run) */
-				cf_word_error(err, e, w, FALSE, "source '%s': a path with '%s' cannot be %s: rename it", rel,
-					   *odd == '\t' ? "\\t" : (char[]){ *odd, 0 }, *odd == '|' ? "written in build.ninja nor a Makefile"
-							     : "tracked (gcc's dependency files cannot say it to ninja)");
-				g_free(rel);
-				ok = FALSE;
+				g_free(tag);
 				break;
 			}
-			char *real = realpath(f, NULL);
-			if (real && strcmp(real, f) == 0)
-				g_clear_pointer(&real, free);
-			if (!lang_of(f, &lang)) {
-				cf_word_error(err, e, w, FALSE, "'%s' is not a source file (expected .cu, .c, .cpp, .cc, .cxx)", rel);
-				ok = FALSE;
-			} else if (g_hash_table_contains(owner, f) || (real && g_hash_table_contains(owner, real))) {
-				Target *o = g_hash_table_lookup(owner, g_hash_table_contains(owner, f) ? f : real);
-				if (o == t)
-					cf_word_error(err, e, w, TRUE, "source '%s' is listed twice in target '%s'", rel, t->name);
-				else
-					cf_word_error(err, e, w, FALSE, "source '%s' is already in target '%s' (line %d)",
-						    rel, o->name, o->loc.line);
-				ok = FALSE;
-			} else {
-				Source *s = g_new0(Source, 1);
-				s->abs = g_strdup(f);
-				s->rel = g_strdup(rel);
-				s->lang = lang;
-				s->loc = config_word_loc(e->loc, e->lines, e->value, w, FALSE);
-				g_ptr_array_add(t->sources, s);
-				g_hash_table_insert(owner, s->abs, t);
-				if (real) { /* the same file by another path is the same source */
-					s->real = g_steal_pointer(&real);
-					g_hash_table_insert(owner, s->real, t);
-				}
-			}
-			g_free(real);
-			g_free(rel);
+			g_free(arch);
+			arch = tag;
+			w = rest;
+			used = FALSE;
+			if (!*w)
+				continue;
 		}
-		g_ptr_array_free(files, TRUE);
-		g_free(abs);
+		used = TRUE;
+		if (!arch) {
+			cf_word_error(err, e, w, FALSE, "%s: '%s' has no arch before it (write e.g. %s = 75: %s)", e->key, w,
+				      e->key, w);
+			ok = FALSE;
+		} else {
+			g_ptr_array_add(out, g_strconcat(arch, "\t", w, NULL));
+		}
 	}
+	if (ok && !used) {
+		cf_word_error(err, e, arch, FALSE, "%s: '%s:' is followed by nothing", e->key, arch);
+		ok = FALSE;
+	}
+	g_free(arch);
 	g_ptr_array_free(words, TRUE);
+	return ok;
+}
+
+gboolean cf_read_arch_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GError **err)
+{
+	GPtrArray *items = g_ptr_array_new_with_free_func(g_free);
+	gboolean ok = cf_read_arch_words(e, FALSE, items, err);
+	for (guint i = 0; ok && i < items->len; i++) {
+		char *it = g_ptr_array_index(items, i), *tab = strchr(it, '\t');
+		*tab = 0;
+		ok = read_source_word(c, t, e, tab + 1, it, owner, err);
+	}
+	g_ptr_array_free(items, TRUE);
 	return ok;
 }
 
@@ -254,6 +340,7 @@ void cf_target_free(gpointer p)
 	g_ptr_array_free(t->private_include, TRUE);
 	g_ptr_array_free(t->defines, TRUE);
 	g_ptr_array_free(t->public_defines, TRUE);
+	g_ptr_array_free(t->arch_defines, TRUE);
 	g_ptr_array_free(t->libs, TRUE);
 	g_ptr_array_free(t->private_libs, TRUE);
 	g_ptr_array_free(t->data, TRUE);

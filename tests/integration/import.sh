@@ -113,7 +113,9 @@ mkdir -p "$P/include"
 cd "$P" || exit 1
 cat >CMakeLists.txt <<'EOF'
 cmake_minimum_required(VERSION 3.24)
-set(CMAKE_CUDA_ARCHITECTURES 80-real 90)
+if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+  set(CMAKE_CUDA_ARCHITECTURES 80-real 90)
+endif()
 project(blas VERSION 2.1.0 LANGUAGES CXX CUDA)
 find_package(CUDAToolkit REQUIRED)
 configure_file(config.h.in config.h)
@@ -124,6 +126,10 @@ set_target_properties(gemm PROPERTIES OUTPUT_NAME gemm_cuda13 VERSION 2.1.0 SOVE
 target_include_directories(gemm PUBLIC include PRIVATE ${CMAKE_CURRENT_BINARY_DIR})
 target_compile_definitions(gemm PRIVATE "NAME=\"gemm lib\"" PUBLIC GEMM_API=1)
 target_link_libraries(gemm PUBLIC CUDA::cublas PRIVATE opts)
+if("90" IN_LIST CMAKE_CUDA_ARCHITECTURES)
+  target_sources(gemm PRIVATE gemm_sm90.cu)
+  target_compile_definitions(gemm PRIVATE HAS_SM90=1)
+endif()
 add_custom_command(OUTPUT stamp.cpp COMMAND ${CMAKE_COMMAND} -E echo "int stamp = 1;" > stamp.cpp)
 add_executable(demo main.cpp ${CMAKE_CURRENT_BINARY_DIR}/stamp.cpp)
 target_link_libraries(demo PRIVATE gemm)
@@ -135,12 +141,22 @@ cat >include/gemm.h <<'EOF'
 #pragma once
 extern "C" const char *gemm_name(void);
 extern "C" int gemm_status(void);
+extern "C" int gemm_variant(void);
+EOF
+cat >gemm_sm90.cu <<'EOF'
+extern "C" int gemm_sm90(void) { return 90; }
 EOF
 cat >gemm.cu <<'EOF'
 #include <cublas_v2.h>
 #include "gemm.h"
 __global__ void scale(float *p) { p[threadIdx.x] *= 2.0f; }
 extern "C" const char *gemm_name(void) { return NAME " / " GREETING; }
+#ifdef HAS_SM90
+extern "C" int gemm_sm90(void);
+extern "C" int gemm_variant(void) { return gemm_sm90(); }
+#else
+extern "C" int gemm_variant(void) { return 0; }
+#endif
 extern "C" int gemm_status(void)
 {
 	cublasHandle_t h;
@@ -153,14 +169,14 @@ EOF
 cat >main.cpp <<'EOF'
 #include <cstdio>
 #include "gemm.h"
-int main() { std::printf("%s %d %d\n", gemm_name(), GEMM_API, gemm_status()); return 0; }
+int main() { std::printf("%s %d %d %d\n", gemm_name(), GEMM_API, gemm_variant(), gemm_status()); return 0; }
 EOF
 "$CUGEN" import . -- -DCMAKE_BUILD_TYPE=Release >out.txt 2>&1 || { cat out.txt; die "import failed"; }
-grep -q '^./CMakeLists.txt:14: warning: target .demo.: stamp.cpp is generated at build time' out.txt ||
+grep -q '^./CMakeLists.txt:20: warning: target .demo.: stamp.cpp is generated at build time' out.txt ||
 	{ cat out.txt; die "no warning for the custom command's output"; }
-grep -q "^./CMakeLists.txt:10: warning: target 'gemm': include directory . is in CMake's build directory" out.txt ||
+grep -q "^./CMakeLists.txt:12: warning: target 'gemm': include directory . is in CMake's build directory" out.txt ||
 	{ cat out.txt; die "no warning for the configure-time header directory"; }
-grep -q "^./CMakeLists.txt:8: warning: interface library 'opts' (linked by 'gemm') has no section" out.txt ||
+grep -q "^./CMakeLists.txt:10: warning: interface library 'opts' (linked by 'gemm') has no section" out.txt ||
 	{ cat out.txt; die "no warning for the interface library"; }
 grep -q '; 3 warnings$' out.txt || { cat out.txt; die "not 3 warnings"; }
 grep -q '^output_name = gemm_cuda13$' cugen.ini || die "OUTPUT_NAME"
@@ -169,6 +185,8 @@ grep -q '^libs = cublas$' cugen.ini || die "CUDA::cublas is not libs = cublas"
 grep -q '^public_defines = GEMM_API=1$' cugen.ini || die "the public define"
 grep -q '^defines = "GREETING=\\"hi, there\\"" "NAME=\\"gemm lib\\"" gemm_EXPORTS$' cugen.ini ||
 	{ cat cugen.ini; die "the string defines"; }
+grep -q '^arch_sources = 90: gemm_sm90.cu$' cugen.ini && grep -q '^arch_defines = 90: HAS_SM90=1$' cugen.ini ||
+	{ cat cugen.ini; die "the source and define CMake gives only with arch 90"; }
 grep -q '^\[target gemm\]$' cugen.ini && grep -q '^deps = gemm$' cugen.ini || die "the target keeps its name"
 cmake_build . cm -DCMAKE_BUILD_TYPE=Release
 run "$CUGEN" setup -B ci -D "project.prefix=$WORK/prefix"
@@ -178,7 +196,14 @@ build ci >/dev/null
 [ "$(soname ci/libgemm_cuda13.so.2.1.0)" = libgemm_cuda13.so.2 ] || die "SONAME"
 same_exports cm/libgemm_cuda13.so.2.1.0 ci/libgemm_cuda13.so.2.1.0
 [ "$(output cm/demo)" = "$(output ci/demo)" ] || die "demo's output differs from CMake's build"
-output ci/demo | grep -q '^gemm lib / hi, there 1 ' || die "the string defines did not reach the code"
+output ci/demo | grep -q '^gemm lib / hi, there 1 90 ' || die "the string defines did not reach the code"
+note "a build for other archs gets what CMake's gets"
+cmake_build . cm80 -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=80
+run "$CUGEN" setup -B ci80 -D cuda.archs=80
+build ci80 >/dev/null
+output ci80/demo | grep -q '^gemm lib / hi, there 1 0 ' || die "the arch-90 source is built without arch 90"
+[ "$(output cm80/demo)" = "$(output ci80/demo)" ] || die "demo's output differs from CMake's build for arch 80"
+same_exports cm80/libgemm_cuda13.so.2.1.0 ci80/libgemm_cuda13.so.2.1.0
 
 note "consumers of the installed package link cuBLAS through it"
 run "$NINJA" -C ci install

@@ -1,0 +1,58 @@
+/* archcond.c -- what a target builds only for some archs: its
+ * arch_sources and arch_defines ("75: gemm_sm75.cu"), kept where its
+ * resolved arch set (the whole set, not the subset a build selects, so
+ * that every shard agrees) holds the arch, dropped elsewhere; see
+ * config_apply_archs() in config.h.
+ */
+#include <string.h>
+
+#include "arch.h"
+#include "config.h"
+
+static gboolean has_conditions(const Target *t)
+{
+	if (t->arch_defines->len)
+		return TRUE;
+	for (guint i = 0; i < t->sources->len; i++)
+		if (((Source *)g_ptr_array_index(t->sources, i))->arch_if)
+			return TRUE;
+	return FALSE;
+}
+
+static gboolean in_set(const ArchSet *set, const char *id)
+{
+	gboolean in = FALSE;
+	for (guint i = 0; !in && i < set->archs->len; i++) {
+		char *a = arch_id(&g_array_index(set->archs, Arch, i));
+		in = strcmp(a, id) == 0;
+		g_free(a);
+	}
+	return in;
+}
+
+gboolean config_apply_archs(Config *c, const struct ArchToolkit *at, GError **err)
+{
+	for (guint k = 0; k < c->targets->len; k++) {
+		Target *t = g_ptr_array_index(c->targets, k);
+		if (!has_conditions(t))
+			continue;
+		ArchSet *set = archset_resolve(&t->archs, &t->ptx, at, err);
+		if (!set)
+			return FALSE;
+		for (guint i = t->sources->len; i-- > 0;) {
+			Source *s = g_ptr_array_index(t->sources, i);
+			if (s->arch_if && !in_set(set, s->arch_if))
+				g_ptr_array_remove_index(t->sources, i);
+		}
+		for (guint i = 0; i < t->arch_defines->len; i++) {
+			const char *d = g_ptr_array_index(t->arch_defines, i), *tab = strchr(d, '\t');
+			char *arch = g_strndup(d, (gsize)(tab - d));
+			if (in_set(set, arch))
+				g_ptr_array_add(t->defines, g_strdup(tab + 1));
+			g_free(arch);
+		}
+		g_ptr_array_set_size(t->arch_defines, 0);
+		archset_free(set);
+	}
+	return TRUE;
+}
