@@ -27,6 +27,7 @@
 #include "capability.h"
 #include "commands.h"
 #include "elf.h"
+#include "jsonout.h"
 #include "util.h"
 
 void inspect_image_free(InspectImage *im)
@@ -170,61 +171,50 @@ gboolean inspect_data(const guint8 *data, gsize len, GPtrArray *images,
 
 /* ---- output ---- */
 
-/* a JSON string of s (valid UTF-8 made of it), or null */
-static void json_str(GString *out, const char *s)
-{
-	g_autofree char *v = s ? g_utf8_make_valid(s, -1) : NULL;
-	cg_json_string(out, v);
-}
-
+/* One image as a JSON object on one line. */
 static void json_image(GString *out, const char *file, const InspectImage *im)
 {
 	const FatbinImage *img = im->img;
-	g_string_append(out, "  {\"file\": ");
-	json_str(out, file);
-	g_string_append(out, ", \"member\": ");
-	json_str(out, im->member);
-	g_string_append(out, ", \"section\": ");
-	json_str(out, im->section);
-	g_string_append_printf(out, ", \"index\": %u, \"kind\": ", im->index);
-	json_str(out, img->kind_name);
-	g_string_append(out, ", \"arch\": ");
-	json_str(out, img->arch);
-	g_string_append_printf(out, ", \"size\": %" G_GUINT64_FORMAT,
-			       img->size);
-	g_string_append(out, ", \"uncompressed_size\": ");
-	if (!img->compressed)
-		g_string_append_printf(out, "%" G_GUINT64_FORMAT, img->size);
-	else if (img->uncompressed_size)
-		g_string_append_printf(out, "%" G_GUINT64_FORMAT,
-				       img->uncompressed_size);
+	JsonBuilder *b = json_builder_new();
+	json_builder_begin_object(b);
+	cg_json_str(b, "file", file);
+	cg_json_str(b, "member", im->member);
+	cg_json_str(b, "section", im->section);
+	cg_json_int(b, "index", im->index);
+	cg_json_str(b, "kind", img->kind_name);
+	cg_json_str(b, "arch", img->arch);
+	cg_json_int(b, "size", (gint64)img->size);
+	json_builder_set_member_name(b, "uncompressed_size");
+	if (!img->compressed || img->uncompressed_size)
+		json_builder_add_int_value(b, (gint64)(img->compressed ? img->uncompressed_size : img->size));
 	else
-		g_string_append(out, "null");
-	g_string_append_printf(out, ", \"compressed\": %s",
-			       img->compressed ? "true" : "false");
-	g_string_append(out, ", \"compression\": ");
-	json_str(out, img->compression);
-	g_string_append(out, ", \"name\": ");
-	json_str(out, img->name);
-	g_string_append(out, ", \"sha256\": ");
-	json_str(out, img->sha256);
-	g_string_append(out, ", \"stored_sha256\": ");
-	json_str(out, img->stored_sha256);
-	g_string_append(out, ", \"norm_sha256\": ");
-	json_str(out, img->norm_sha256);
+		json_builder_add_null_value(b);
+	cg_json_bool(b, "compressed", img->compressed);
+	cg_json_str(b, "compression", img->compression);
+	cg_json_str(b, "name", img->name);
+	cg_json_str(b, "sha256", img->sha256);
+	cg_json_str(b, "stored_sha256", img->stored_sha256);
+	cg_json_str(b, "norm_sha256", img->norm_sha256);
 	/* the GPUs it runs on (capability.h), or null (LTO-IR) */
 	CcRange r;
-	g_string_append(out, ", \"compute_capability\": ");
+	json_builder_set_member_name(b, "compute_capability");
 	if (cc_of_arch(img->arch, &r)) {
-		g_string_append_printf(out, "{\"min\": \"%d.%d\", \"below\": ", r.lo / 10, r.lo % 10);
-		if (r.hi == CC_OPEN)
-			g_string_append(out, "null}");
-		else
-			g_string_append_printf(out, "\"%d.%d\"}", r.hi / 10, r.hi % 10);
+		json_builder_begin_object(b);
+		char *lo = g_strdup_printf("%d.%d", r.lo / 10, r.lo % 10);
+		char *hi = r.hi == CC_OPEN ? NULL : g_strdup_printf("%d.%d", r.hi / 10, r.hi % 10);
+		cg_json_str(b, "min", lo);
+		cg_json_str(b, "below", hi);
+		g_free(lo);
+		g_free(hi);
+		json_builder_end_object(b);
 	} else {
-		g_string_append(out, "null");
+		json_builder_add_null_value(b);
 	}
-	g_string_append(out, "}");
+	json_builder_end_object(b);
+	GString *one = cg_json_finish(b, FALSE);
+	g_string_append(out, "  ");
+	g_string_append_len(out, one->str, (gssize)one->len - 1);
+	g_string_free(one, TRUE);
 }
 
 /* --normalized: the text lines give norm= hashes (imagehash.h) */

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "jsonout.h"
 #include "util.h"
 
 /* The one escape of this language for a path in a build line: '$', ' '
@@ -188,37 +189,24 @@ fail:
 
 GString *compdb_write(const Graph *g, const char *builddir)
 {
-	GString *o = g_string_new("[");
-	/* the commands of a target's TUs share a start: escaped once */
-	const char *last = NULL;
-	GString *start = g_string_new(NULL), *dir = g_string_new(NULL);
-	cg_json_string(dir, builddir);
+	JsonBuilder *b = json_builder_new();
+	json_builder_begin_array(b);
+	GString *cmd = g_string_new(NULL);
 	for (guint i = 0; i < g->compdb->len; i++) {
 		CompdbEntry *c = g_ptr_array_index(g->compdb, i);
-		cg_puts(o, i ? ",\n  {" : "\n  {");
-		cg_puts(o, "\"directory\": ");
-		cg_put(o, dir->str, dir->len);
-		cg_puts(o, ", \"file\": ");
-		cg_json_string(o, c->file);
-		cg_puts(o, ", \"output\": ");
-		cg_json_string(o, c->output);
-		cg_puts(o, ", \"command\": ");
-		if (c->command != last) {
-			g_string_truncate(start, 0);
-			cg_json_chars(start, c->command);
-			last = c->command;
-		}
-		cg_put(o, "\"", 1);
-		cg_put(o, start->str, start->len);
+		json_builder_begin_object(b);
+		cg_json_str(b, "directory", builddir);
+		cg_json_str(b, "file", c->file);
+		cg_json_str(b, "output", c->output);
+		g_string_assign(cmd, c->command);
 		if (c->args) {
-			cg_put(o, " ", 1);
-			cg_json_chars(o, c->args);
+			g_string_append_c(cmd, ' ');
+			g_string_append(cmd, c->args);
 		}
-		cg_put(o, "\"", 1);
-		cg_puts(o, "}");
+		cg_json_str(b, "command", cmd->str);
+		json_builder_end_object(b);
 	}
-	g_string_free(start, TRUE);
-	g_string_free(dir, TRUE);
-	g_string_append(o, "\n]\n");
-	return o;
+	json_builder_end_array(b);
+	g_string_free(cmd, TRUE);
+	return cg_json_finish(b, TRUE);
 }

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonout.h"
 #include "template.h"
 #include "util.h"
 
@@ -78,13 +79,6 @@ static void put_html(GString *o, const char *s)
 	g_free(v);
 }
 
-static void put_json(GString *o, const char *s)
-{
-	char *v = g_utf8_make_valid(s, -1);
-	cg_json_string(o, v);
-	g_free(v);
-}
-
 /* The rest of the wall time, when it is 5% or more: the critical path's
  * edges were ready (their inputs made) but waited for a job slot or pool. */
 static void put_waited(GString *o, const Report *r)
@@ -126,55 +120,82 @@ static char *log_kind(const NinjaLog *log)
 
 /* ---- trace.json ---- */
 
+static void trace_meta(JsonBuilder *b, const char *name, guint tid, const char *key, const char *str, guint num)
+{
+	json_builder_begin_object(b);
+	cg_json_str(b, "name", name);
+	cg_json_str(b, "ph", "M");
+	cg_json_int(b, "pid", 1);
+	cg_json_int(b, "tid", tid);
+	json_builder_set_member_name(b, "args");
+	json_builder_begin_object(b);
+	if (str)
+		cg_json_str(b, key, str);
+	else
+		cg_json_int(b, key, num);
+	json_builder_end_object(b);
+	json_builder_end_object(b);
+}
+
 GString *report_trace_json(const Report *r, const NinjaLog *log, const char *log_path)
 {
-	GString *o = g_string_new("{\"traceEvents\":[\n");
-	g_string_append(o, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
-			"\"args\":{\"name\":");
+	JsonBuilder *b = json_builder_new();
+	json_builder_begin_object(b);
+	json_builder_set_member_name(b, "traceEvents");
+	json_builder_begin_array(b);
 	char *pn = r->project ? g_strdup_printf("%s: ninja build (%s)", r->project, log_path)
 			      : g_strdup_printf("ninja build (%s)", log_path);
-	put_json(o, pn);
+	trace_meta(b, "process_name", 0, "name", pn, 0);
 	g_free(pn);
-	g_string_append(o, "}}");
-	for (guint s = 1; s <= r->slots; s++)
-		g_string_append_printf(o, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
-				       "\"tid\":%u,\"args\":{\"name\":\"slot %u\"}},\n"
-				       "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,"
-				       "\"tid\":%u,\"args\":{\"sort_index\":%u}}", s, s, s, s);
+	for (guint s = 1; s <= r->slots; s++) {
+		char *slot = g_strdup_printf("slot %u", s);
+		trace_meta(b, "thread_name", s, "name", slot, 0);
+		trace_meta(b, "thread_sort_index", s, "sort_index", NULL, s);
+		g_free(slot);
+	}
 	for (guint i = 0; i < r->edges->len; i++) {
 		const ReportEdge *e = g_ptr_array_index(r->edges, i);
-		g_string_append(o, ",\n{\"name\":");
-		put_json(o, e->name);
-		g_string_append_printf(o, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%" G_GINT64_FORMAT
-				       ",\"dur\":%" G_GINT64_FORMAT ",\"pid\":1,\"tid\":%u,"
-				       "\"args\":{\"kind\":\"%s\"", e->kind, e->start_ms * 1000,
-				       (e->end_ms - e->start_ms) * 1000, e->slot, e->kind);
+		json_builder_begin_object(b);
+		cg_json_str(b, "name", e->name);
+		cg_json_str(b, "cat", e->kind);
+		cg_json_str(b, "ph", "X");
+		cg_json_int(b, "ts", e->start_ms * 1000);
+		cg_json_int(b, "dur", (e->end_ms - e->start_ms) * 1000);
+		cg_json_int(b, "pid", 1);
+		cg_json_int(b, "tid", e->slot);
+		json_builder_set_member_name(b, "args");
+		json_builder_begin_object(b);
+		cg_json_str(b, "kind", e->kind);
 		const char *keys[] = { "rule", "arch", "target", "tu" };
 		const char *vals[] = { e->rule, e->arch, e->target, e->tu };
-		for (gsize k = 0; k < G_N_ELEMENTS(keys); k++) {
-			if (!vals[k])
-				continue;
-			g_string_append_printf(o, ",\"%s\":", keys[k]);
-			put_json(o, vals[k]);
-		}
-		g_string_append(o, ",\"outputs\":[");
-		for (guint j = 0; j < e->outputs->len; j++) {
-			if (j)
-				g_string_append_c(o, ',');
-			put_json(o, g_ptr_array_index(e->outputs, j));
-		}
-		g_string_append_printf(o, "],\"critical\":%s}}", e->critical ? "true" : "false");
+		for (gsize k = 0; k < G_N_ELEMENTS(keys); k++)
+			if (vals[k])
+				cg_json_str(b, keys[k], vals[k]);
+		json_builder_set_member_name(b, "outputs");
+		json_builder_begin_array(b);
+		for (guint j = 0; j < e->outputs->len; j++)
+			cg_json_add_str(b, g_ptr_array_index(e->outputs, j));
+		json_builder_end_array(b);
+		cg_json_bool(b, "critical", e->critical);
+		json_builder_end_object(b);
+		json_builder_end_object(b);
 	}
-	g_string_append(o, "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":");
-	put_json(o, "cugen " CUGEN_VERSION);
-	g_string_append(o, ",\"log\":");
-	put_json(o, log_path);
-	g_string_append_printf(o, ",\"log_version\":%d,\"runs\":%u,\"edges\":%u,\"slots\":%u,"
-			       "\"wall_ms\":%" G_GINT64_FORMAT ",\"edge_ms\":%" G_GINT64_FORMAT
-			       ",\"critical_path_ms\":%" G_GINT64_FORMAT "}\n}\n",
-			       log->version, log->runs, r->edges->len, r->slots, r->wall_ms,
-			       r->edge_ms, r->critical_ms);
-	return o;
+	json_builder_end_array(b);
+	cg_json_str(b, "displayTimeUnit", "ms");
+	json_builder_set_member_name(b, "otherData");
+	json_builder_begin_object(b);
+	cg_json_str(b, "generator", "cugen " CUGEN_VERSION);
+	cg_json_str(b, "log", log_path);
+	cg_json_int(b, "log_version", log->version);
+	cg_json_int(b, "runs", log->runs);
+	cg_json_int(b, "edges", r->edges->len);
+	cg_json_int(b, "slots", r->slots);
+	cg_json_int(b, "wall_ms", r->wall_ms);
+	cg_json_int(b, "edge_ms", r->edge_ms);
+	cg_json_int(b, "critical_path_ms", r->critical_ms);
+	json_builder_end_object(b);
+	json_builder_end_object(b);
+	return cg_json_finish(b, FALSE);
 }
 
 /* ---- report.html ---- */

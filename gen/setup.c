@@ -26,6 +26,7 @@
 #include "graph.h"
 #include "history.h"
 #include "install.h"
+#include "jsonout.h"
 #include "machine.h"
 #include "automake.h"
 #include "gate.h"
@@ -646,67 +647,88 @@ int cmd_plan(int argc, char **argv)
 		late = plan_time_warning(&tc, pr->name, pr->runner);
 	}
 	if (a.json) {
-		GString *o = g_string_new("{\n");
-		g_string_append_printf(o, "  \"machine\": {\"cores\": %d, \"cores_from\": \"%s\", \"memory\": %" G_GUINT64_FORMAT
-				       ", \"memory_from\": \"%s\", \"ci\": %s%s%s},\n",
-				       pl->cores, pl->cores_from, pl->memory, pl->memory_from,
-				       gen.m.ci ? "\"" : "", gen.m.ci ? gen.m.ci : "null", gen.m.ci ? "\"" : "");
-		g_string_append(o, "  \"pools\": {");
+		JsonBuilder *b = json_builder_new();
+		json_builder_begin_object(b);
+		json_builder_set_member_name(b, "machine");
+		json_builder_begin_object(b);
+		cg_json_int(b, "cores", pl->cores);
+		cg_json_str(b, "cores_from", pl->cores_from);
+		cg_json_int(b, "memory", (gint64)pl->memory);
+		cg_json_str(b, "memory_from", pl->memory_from);
+		cg_json_str(b, "ci", gen.m.ci);
+		json_builder_end_object(b);
+		json_builder_set_member_name(b, "pools");
+		json_builder_begin_object(b);
 		for (guint i = 0; i < gen.g->pools->len; i++) {
 			Pool *po = g_ptr_array_index(gen.g->pools, i);
-			g_string_append_printf(o, "%s\"%s\": %d", i ? ", " : "", po->name, po->depth);
+			cg_json_int(b, po->name, po->depth);
 		}
-		g_string_append_printf(o, "},\n  \"job_memory\": {\"device\": %.0f, \"host\": %.0f, \"link\": %.0f, \"from\": \"%s\"},\n",
-				       pl->mem_device, pl->mem_host, pl->mem_link, pl->mem_from);
-		g_string_append_printf(o, "  \"expected_peak_memory\": %.0f,\n", pl->peak_memory);
-		g_string_append_printf(o, "  \"threads\": %d,\n  \"split_compile\": %d,\n  \"stub\": \"%s\",\n"
-				       "  \"pp_edges\": %s,\n  \"ptxas_edges\": %s,\n  \"host_rank\": %s,\n"
-				       "  \"tail_split\": {\"split_compile\": %d, \"edges\": %u},\n",
-				       MAX(ch->threads, 1), ch->split_compile, ch->syntax_stub ? "syntax" : "device-edge",
-				       ch->pp_edges ? "true" : "false", ch->ptxas_edges ? "true" : "false",
-				       ch->host_rank ? "true" : "false", ch->tail_split,
-				       ch->split_edges ? g_hash_table_size(ch->split_edges) : 0);
-		g_string_append_printf(o, "  \"work_seconds\": %.1f,\n  \"critical_path_seconds\": %.1f,\n"
-				       "  \"estimate_seconds\": %.1f,\n  \"measured_edges\": %u,\n  \"recommended_j\": %d,\n",
-				       pl->work, pl->critical_path, pl->estimate, pl->measured, pl->recommended_j);
-		g_string_append(o, "  \"archs\": \"");
-		g_string_append(o, gen.info.archs);
-		g_string_append(o, "\",\n  \"edges\": {");
-		gboolean first = TRUE;
+		json_builder_end_object(b);
+		json_builder_set_member_name(b, "job_memory");
+		json_builder_begin_object(b);
+		cg_json_int(b, "device", (gint64)pl->mem_device);
+		cg_json_int(b, "host", (gint64)pl->mem_host);
+		cg_json_int(b, "link", (gint64)pl->mem_link);
+		cg_json_str(b, "from", pl->mem_from);
+		json_builder_end_object(b);
+		cg_json_int(b, "expected_peak_memory", (gint64)pl->peak_memory);
+		cg_json_int(b, "threads", MAX(ch->threads, 1));
+		cg_json_int(b, "split_compile", ch->split_compile);
+		cg_json_str(b, "stub", ch->syntax_stub ? "syntax" : "device-edge");
+		cg_json_bool(b, "pp_edges", ch->pp_edges);
+		cg_json_bool(b, "ptxas_edges", ch->ptxas_edges);
+		cg_json_bool(b, "host_rank", ch->host_rank);
+		json_builder_set_member_name(b, "tail_split");
+		json_builder_begin_object(b);
+		cg_json_int(b, "split_compile", ch->tail_split);
+		cg_json_int(b, "edges", ch->split_edges ? g_hash_table_size(ch->split_edges) : 0);
+		json_builder_end_object(b);
+		cg_json_seconds(b, "work_seconds", pl->work);
+		cg_json_seconds(b, "critical_path_seconds", pl->critical_path);
+		cg_json_seconds(b, "estimate_seconds", pl->estimate);
+		cg_json_int(b, "measured_edges", pl->measured);
+		cg_json_int(b, "recommended_j", pl->recommended_j);
+		cg_json_str(b, "archs", gen.info.archs);
+		json_builder_set_member_name(b, "edges");
+		json_builder_begin_object(b);
 		for (int k = 0; k < EK_COUNT; k++)
-			if (counts[k] && k != EK_PHONY && k != EK_REGEN) {
-				g_string_append_printf(o, "%s\"%s\": %u", first ? "" : ", ", edge_kind_name(k), counts[k]);
-				first = FALSE;
-			}
-		g_string_append(o, "},\n  \"order\": [");
+			if (counts[k] && k != EK_PHONY && k != EK_REGEN)
+				cg_json_int(b, edge_kind_name(k), counts[k]);
+		json_builder_end_object(b);
+		json_builder_set_member_name(b, "order");
+		json_builder_begin_array(b);
 		guint shown = 0;
 		for (guint i = 0; i < gen.g->edges->len && shown < 10; i++) {
 			Edge *e = g_ptr_array_index(gen.g->edges, i);
 			if (e->kind == EK_PHONY || e->kind == EK_REGEN)
 				continue;
-			g_string_append_printf(o, "%s\"%s\"", shown ? ", " : "", EDGE_AT(e->outs, 0));
+			json_builder_add_string_value(b, EDGE_AT(e->outs, 0));
 			shown++;
 		}
-		g_string_append(o, "],\n");
+		json_builder_end_array(b);
 		if (gen.c->profile->name)
-			g_string_append_printf(o, "  \"profile\": \"%s\",\n", gen.c->profile->name);
-		if (pr->time_limit > 0)
-			g_string_append_printf(o, "  \"time_limit\": {\"limit_seconds\": %.0f, \"estimate_seconds\": %.0f, \"cores\": %d, "
-					       "\"timed_edges\": %u, \"edges\": %u, \"fits\": %s, \"shards\": %d, "
-					       "\"shard_estimate_seconds\": %.0f, \"combine_estimate_seconds\": %.0f},\n",
-					       tc.limit, tc.estimate, tc.cores, tc.timed, tc.edges, late ? "false" : "true",
-					       tc.shards, tc.shard_estimate, tc.combine_estimate);
-		g_string_append(o, "  \"why\": [");
-		for (guint i = 0; i < pl->why->len; i++) {
-			g_string_append(o, i ? ",\n    \"" : "\n    \"");
-			for (const char *c = g_ptr_array_index(pl->why, i); *c; c++) {
-				if (*c == '"' || *c == '\\')
-					g_string_append_c(o, '\\');
-				g_string_append_c(o, *c);
-			}
-			g_string_append_c(o, '"');
+			cg_json_str(b, "profile", gen.c->profile->name);
+		if (pr->time_limit > 0) {
+			json_builder_set_member_name(b, "time_limit");
+			json_builder_begin_object(b);
+			cg_json_int(b, "limit_seconds", (gint64)tc.limit);
+			cg_json_int(b, "estimate_seconds", (gint64)(tc.estimate + 0.5));
+			cg_json_int(b, "cores", tc.cores);
+			cg_json_int(b, "timed_edges", tc.timed);
+			cg_json_int(b, "edges", tc.edges);
+			cg_json_bool(b, "fits", !late);
+			cg_json_int(b, "shards", tc.shards);
+			cg_json_int(b, "shard_estimate_seconds", (gint64)(tc.shard_estimate + 0.5));
+			cg_json_int(b, "combine_estimate_seconds", (gint64)(tc.combine_estimate + 0.5));
+			json_builder_end_object(b);
 		}
-		g_string_append(o, "\n  ]\n}\n");
+		json_builder_set_member_name(b, "why");
+		json_builder_begin_array(b);
+		for (guint i = 0; i < pl->why->len; i++)
+			json_builder_add_string_value(b, g_ptr_array_index(pl->why, i));
+		json_builder_end_array(b);
+		json_builder_end_object(b);
+		GString *o = cg_json_finish(b, TRUE);
 		fputs(o->str, stdout);
 		g_string_free(o, TRUE);
 		goto out;

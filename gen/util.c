@@ -209,46 +209,6 @@ static gboolean sh_safe(const char *s)
 	return TRUE;
 }
 
-/* NUL, control characters, '"' and '\\' */
-static inline gboolean json_special(unsigned char c)
-{
-	static const guint64 lo = 0xFFFFFFFFull | (1ull << '"');
-	return c < 64 ? (lo >> c & 1) : c == '\\' || c == 0x7f;
-}
-
-void cg_json_chars(GString *o, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		/* the run of characters that stand for themselves, at once */
-		const unsigned char *run = p;
-		while (!json_special(*p))
-			p++;
-		if (p > run)
-			cg_put(o, (const char *)run, p - run);
-		if (!*p)
-			break;
-		switch (*p) {
-		case '"': g_string_append(o, "\\\""); break;
-		case '\\': g_string_append(o, "\\\\"); break;
-		case '\n': g_string_append(o, "\\n"); break;
-		case '\t': g_string_append(o, "\\t"); break;
-		case '\r': g_string_append(o, "\\r"); break;
-		default: g_string_append_printf(o, "\\u%04x", *p);
-		}
-	}
-}
-
-void cg_json_string(GString *o, const char *s)
-{
-	if (!s) {
-		g_string_append(o, "null");
-		return;
-	}
-	cg_put(o, "\"", 1);
-	cg_json_chars(o, s);
-	cg_put(o, "\"", 1);
-}
-
 char *cg_ninja_sh_quote(const char *s)
 {
 	char *q = cg_sh_quote(s);

@@ -71,12 +71,6 @@ const char *cg_suggest(const char *word, const char *const *candidates);
 
 /* Quote s for /bin/sh if needed ("abc" stays abc, "a b" becomes 'a b'). */
 char *cg_sh_quote(const char *s);
-/* s as a JSON string literal ("..."; control characters, DEL, '"' and
- * '\\' escaped; no UTF-8 check: callers that need valid UTF-8 make it so
- * first). NULL gives null. */
-void cg_json_string(GString *o, const char *s);
-/* The same without the quotes. */
-void cg_json_chars(GString *o, const char *s);
 
 /* A fast hash of n bytes (8 at a time, multiply and fold): the graph's
  * interned strings and the edge log's lines. */

@@ -9,8 +9,10 @@
 #include "config.h"
 #include "depfile.h"
 #include "history.h"
+#include "jsonout.h"
 #include "statefile.h"
 #include "pipeline.h"
+
 #include "util.h"
 
 static char *tmpdir;
@@ -73,12 +75,27 @@ static void test_paths(void)
 
 static void test_json_string(void)
 {
-	GString *o = g_string_new(NULL);
-	cg_json_string(o, "plain/path.cu");
-	cg_json_string(o, "a\"b\\c\nd\te\rf\x01g\x7fh\xc3\xa9");
-	cg_json_string(o, "");
-	cg_json_string(o, NULL);
-	g_assert_cmpstr(o->str, ==, "\"plain/path.cu\"\"a\\\"b\\\\c\\nd\\te\\rf\\u0001g\\u007fh\xc3\xa9\"\"\"null");
+	/* what cugen writes, json-glib reads back as it was: quotes,
+	 * backslashes, control characters, UTF-8; an invalid byte as U+FFFD */
+	const char *in[] = { "plain/path.cu", "a\"b\\c\nd\te\rf\x01g\x7fh\xc3\xa9", "", "bad\xff" "byte" };
+	const char *back[] = { "plain/path.cu", "a\"b\\c\nd\te\rf\x01g\x7fh\xc3\xa9", "", "bad\xef\xbf\xbd" "byte" };
+	JsonBuilder *b = json_builder_new();
+	json_builder_begin_array(b);
+	for (gsize i = 0; i < G_N_ELEMENTS(in); i++)
+		cg_json_add_str(b, in[i]);
+	cg_json_add_str(b, NULL);
+	json_builder_end_array(b);
+	GString *o = cg_json_finish(b, FALSE);
+	g_assert_true(g_str_has_suffix(o->str, "]\n"));
+	g_assert_nonnull(strstr(o->str, "\\u0001"));
+	JsonParser *p = json_parser_new();
+	g_assert_true(json_parser_load_from_data(p, o->str, (gssize)o->len, NULL));
+	JsonArray *a = json_node_get_array(json_parser_get_root(p));
+	g_assert_cmpuint(json_array_get_length(a), ==, G_N_ELEMENTS(in) + 1);
+	for (guint i = 0; i < G_N_ELEMENTS(in); i++)
+		g_assert_cmpstr(json_array_get_string_element(a, i), ==, back[i]);
+	g_assert_true(json_array_get_null_element(a, G_N_ELEMENTS(in)));
+	g_object_unref(p);
 	g_string_free(o, TRUE);
 }
 

@@ -737,12 +737,12 @@ static void test_command(void)
 					    "uncompressed]", total, NULL);
 	expect("inspect\nk.o", 0, text, "");
 	expect("inspect\n--json\nk.o", 0,
-	       "[\n  {\"file\": \"k.o\", \"member\": null, \"section\": "
-	       "\".nv_fatbin\", \"index\": 1, \"kind\": \"elf\", \"arch\": "
-	       "\"sm_80\", \"size\": *, \"uncompressed_size\": *, "
-	       "\"compressed\": false, \"compression\": null, \"name\": null, "
-	       "\"sha256\": \"*\", \"compute_capability\": {\"min\": \"8.0\", \"below\": \"9.0\"}},\n"
-	       "*\"arch\": \"compute_90\"*\"compute_capability\": {\"min\": \"9.0\", \"below\": null}}\n]\n", "");
+	       "[\n  {\"file\":\"k.o\",\"member\":null,\"section\":"
+	       "\".nv_fatbin\",\"index\":1,\"kind\":\"elf\",\"arch\":"
+	       "\"sm_80\",\"size\":*,\"uncompressed_size\":*,"
+	       "\"compressed\":false,\"compression\":null,\"name\":null,"
+	       "\"sha256\":\"*\",\"compute_capability\":{\"min\":\"8.0\",\"below\":\"9.0\"}},\n"
+	       "*\"arch\":\"compute_90\"*\"compute_capability\":{\"min\":\"9.0\",\"below\":null}}\n]\n", "");
 	expect("inspect\n--cuda-arch\nk.o", 0, "k.o: runs on 8.0+ (cuda-arch >=8.0)\n", "");
 	if (have("libmix.so"))
 		expect("inspect\n--cuda-arch\nlibmix.so", 0,

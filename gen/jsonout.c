@@ -1,0 +1,61 @@
+/* jsonout.c -- JSON output through json-glib; see jsonout.h. */
+#include "jsonout.h"
+
+#include <math.h>
+
+void cg_json_add_str(JsonBuilder *b, const char *value)
+{
+	if (!value) {
+		json_builder_add_null_value(b);
+		return;
+	}
+	if (g_utf8_validate(value, -1, NULL)) {
+		json_builder_add_string_value(b, value);
+		return;
+	}
+	char *valid = g_utf8_make_valid(value, -1);
+	json_builder_add_string_value(b, valid);
+	g_free(valid);
+}
+
+void cg_json_str(JsonBuilder *b, const char *name, const char *value)
+{
+	json_builder_set_member_name(b, name);
+	cg_json_add_str(b, value);
+}
+
+void cg_json_int(JsonBuilder *b, const char *name, gint64 value)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_add_int_value(b, value);
+}
+
+void cg_json_bool(JsonBuilder *b, const char *name, gboolean value)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_add_boolean_value(b, value);
+}
+
+void cg_json_seconds(JsonBuilder *b, const char *name, double value)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_add_double_value(b, round(value * 10) / 10);
+}
+
+GString *cg_json_finish(JsonBuilder *b, gboolean pretty)
+{
+	JsonNode *root = json_builder_get_root(b);
+	JsonGenerator *gen = json_generator_new();
+	json_generator_set_pretty(gen, pretty);
+	json_generator_set_indent(gen, 2);
+	json_generator_set_root(gen, root);
+	gsize len = 0;
+	char *text = json_generator_to_data(gen, &len);
+	GString *o = g_string_new_len(text, (gssize)len);
+	g_string_append_c(o, '\n');
+	g_free(text);
+	g_object_unref(gen);
+	json_node_unref(root);
+	g_object_unref(b);
+	return o;
+}
