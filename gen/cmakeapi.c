@@ -201,6 +201,7 @@ void cm_project_free(CmProject *p)
 	g_hash_table_unref(p->cache);
 	g_ptr_array_unref(p->targets);
 	g_ptr_array_unref(p->installs);
+	g_hash_table_unref(p->imported);
 	g_ptr_array_unref(p->implicit_includes);
 	g_free(p);
 }
@@ -391,6 +392,15 @@ static void read_props(CmProject *p, const char *path)
 		} else if (strcmp(k, "version") == 0) {
 			g_free(p->version);
 			p->version = g_strdup(v);
+		} else if (strcmp(k, "imported") == 0) {
+			CmTarget *t = g_hash_table_lookup(p->imported, v);
+			if (!t) {
+				t = target_new();
+				t->name = g_strdup(v);
+				t->type = g_strdup("IMPORTED");
+				g_hash_table_insert(p->imported, t->name, t);
+			}
+			props = t->props;
 		} else if (strcmp(k, "target") == 0) {
 			props = NULL;
 			for (guint i = 0; i < p->targets->len; i++) {
@@ -561,6 +571,7 @@ CmProject *cmake_describe(const char *scratch, const char *srcdir, char **args, 
 	p->cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	p->targets = g_ptr_array_new_with_free_func(target_free);
 	p->installs = g_ptr_array_new_with_free_func(install_free);
+	p->imported = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, target_free);
 	p->implicit_includes = g_ptr_array_new_with_free_func(g_free);
 	char *query = g_build_filename(p->builddir, ".cmake", "api", "v1", "query", NULL);
 	char *script = g_build_filename(scratch, "import-props.cmake", NULL);

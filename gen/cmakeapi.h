@@ -75,6 +75,8 @@ typedef struct {
 	GHashTable *cache;   /* cache entry -> value */
 	GPtrArray *targets;  /* CmTarget*, in the codemodel's order */
 	GPtrArray *installs; /* CmInstall*, in the directories' order */
+	GHashTable *imported; /* name -> CmTarget* (props only): the imported
+			       * targets the project's targets link */
 	char *cuda_root;     /* the CUDA compiler's toolkit, or NULL */
 	GPtrArray *implicit_includes; /* char*: the compilers' own directories */
 } CmProject;

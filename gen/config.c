@@ -112,7 +112,8 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	if (!cf_get_bool(s, "lto", c->lto, &t->lto, err) ||
 	    !cf_get_bool(s, "devrt", TRUE, &t->devrt, err) ||
 	    !cf_get_bool(s, "pic", t->type == TGT_SHARED, &t->pic, err) ||
-	    !cf_get_bool(s, "device_link", FALSE, &t->device_link, err))
+	    !cf_get_bool(s, "device_link", FALSE, &t->device_link, err) ||
+	    !cf_get_bool(s, "cuda_headers", FALSE, &t->cuda_headers, err))
 		return FALSE;
 	if (!cf_check_words(s, "cuda_flags", err))
 		return FALSE;

@@ -78,6 +78,7 @@ struct Target {
 	gboolean devrt;
 	gboolean pic;
 	gboolean device_link; /* an rdc static or object target's own device link */
+	gboolean cuda_headers; /* its C and C++ TUs see the toolkit's headers */
 	char *std;           /* c++17: [cuda] std, or -std in the flags */
 	int threads;         /* the flags' --threads N (for split = tu), or -1 */
 	char *cuda_flags;    /* [cuda] flags + target cuda_flags, less what

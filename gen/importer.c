@@ -186,15 +186,19 @@ static void plan_installs(Im *im)
 			continue;
 		}
 		gboolean dir = !strcmp(in->type, "directory");
+		gboolean files = dir || !strcmp(in->type, "file") || !strcmp(in->type, "fileSet");
+		guint missed = 0;
+		char *example = NULL, *example_to = NULL;
 		for (guint k = 0; k < in->paths->len; k++) {
 			const char *path = g_ptr_array_index(in->paths, k), *to = g_ptr_array_index(in->to, k);
 			char *b = g_path_get_basename(path);
-			char *want = dir ? (strcmp(to, ".") ? g_build_filename(in->destination, to, NULL)
-							 : g_strdup(in->destination))
-					 : g_build_filename(in->destination, b, NULL);
+			char *want = strcmp(to, ".") ? g_build_filename(in->destination, to, NULL)
+				     : dir ? g_strdup(in->destination) : g_build_filename(in->destination, b, NULL);
 			char *norm = cg_path_norm(want);
 			ImTarget *owner = NULL;
-			for (guint j = 0; j < im->order->len && (dir || !strcmp(in->type, "file")); j++) {
+			/* a file CMake writes: not the project's */
+			gboolean built = g_str_has_prefix(path, im->p->builddir);
+			for (guint j = 0; j < im->order->len && files && !built; j++) {
 				ImTarget *t = g_ptr_array_index(im->order, j);
 				if (strcmp(t->type, "static") && strcmp(t->type, "shared"))
 					continue;
@@ -206,17 +210,24 @@ static void plan_installs(Im *im)
 			if (owner) {
 				if (!im_has(owner->headers, path))
 					g_ptr_array_add(owner->headers, g_strdup(path));
-			} else {
-				char *r = cg_relpath(path, im->p->srcdir);
-				im_warn(im, &in->where, "install(%s) of %s to %s is not imported (cugen installs "
-					"headers below a library's include directory to includedir, and its own "
-					"programs, libraries, .pc and CMake files)", in->type, r, norm);
-				g_free(r);
+			} else if (!missed++) {
+				example = g_str_has_prefix(path, im->p->builddir) ? cg_relpath(path, im->p->builddir)
+										 : cg_relpath(path, im->p->srcdir);
+				example_to = g_strdup(norm);
 			}
 			g_free(norm);
 			g_free(want);
 			g_free(b);
 		}
+		if (missed) {
+			char *more = missed > 1 ? g_strdup_printf(" and %u more", missed - 1) : g_strdup("");
+			im_warn(im, &in->where, "install(%s) of %s to %s%s is not imported (cugen installs headers "
+				"below a library's include directory to includedir, and its own programs, libraries, "
+				".pc and CMake files)", in->type, example, example_to, more);
+			g_free(more);
+		}
+		g_free(example);
+		g_free(example_to);
 	}
 }
 

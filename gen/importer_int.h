@@ -64,5 +64,19 @@ const char *im_type(const char *cmake);
 GPtrArray *im_exported(Im *im, ImTarget *t, const char *prop, gboolean paths);
 /* t's section. */
 void im_write_target(Im *im, ImTarget *t, GString *o);
+/* The helpers importlink.c shares: add s unless a has it; $<BUILD_INTERFACE:X>
+ * as X (NULL for another generator expression, *genex set); a path as
+ * cugen.ini names it; whether dir is the toolkit's. */
+void im_add_once(GPtrArray *a, const char *s);
+char *im_build_item(const char *item, gboolean *genex);
+char *im_rel(Im *im, const char *path);
+gboolean im_toolkit_dir(Im *im, const char *dir);
+
+/* A target's link items (importlink.c), sorted by what they become. */
+typedef struct {
+	GPtrArray *deps;     /* ImTarget* */
+	GPtrArray *libs, *private_libs, *ldflags; /* char* */
+} ImLinks;
+ImLinks im_target_links(Im *im, ImTarget *t);
 
 #endif

@@ -38,7 +38,7 @@ gboolean im_has(GPtrArray *a, const char *s)
 	return FALSE;
 }
 
-static void add_once(GPtrArray *a, const char *s)
+void im_add_once(GPtrArray *a, const char *s)
 {
 	if (!im_has(a, s))
 		g_ptr_array_add(a, g_strdup(s));
@@ -71,7 +71,7 @@ GPtrArray *im_list(const char *v)
 /* An item of a usage requirement as the build sees it: $<BUILD_INTERFACE:X>
  * is X, $<INSTALL_INTERFACE:X> nothing; NULL (and *genex) for another
  * generator expression. */
-static char *build_item(const char *item, gboolean *genex)
+char *im_build_item(const char *item, gboolean *genex)
 {
 	*genex = FALSE;
 	if (g_str_has_prefix(item, "$<BUILD_INTERFACE:") && g_str_has_suffix(item, ">"))
@@ -88,16 +88,39 @@ static char *build_item(const char *item, gboolean *genex)
 /* ---- names, paths and values as cugen.ini reads them ---- */
 
 /* path relative to the project directory when it is inside it */
-/* A path of the project as cugen.ini names it (relative to the file's
- * directory); one outside the project absolute. */
-static char *rel(Im *im, const char *path)
+static gboolean outside_project(Im *im, const char *path)
 {
 	char *r = cg_relpath(path, im->p->srcdir);
-	if (r && !g_str_has_prefix(r, "../") && strcmp(r, "..") != 0) {
-		g_free(r);
-		return cg_relpath(path, im->base);
-	}
+	gboolean out = !r || g_str_has_prefix(r, "../") || !strcmp(r, "..");
 	g_free(r);
+	return out;
+}
+
+/* How many leading components two absolute paths share. */
+static guint shared_components(const char *a, const char *b)
+{
+	guint n = 0;
+	for (gsize i = 1;; i++) {
+		gboolean ea = !a[i] || a[i] == '/', eb = !b[i] || b[i] == '/';
+		if (ea || eb) {
+			if (!(ea && eb))
+				return n;
+			n++;
+			if (!a[i] || !b[i])
+				return n;
+		} else if (a[i] != b[i]) {
+			return n;
+		}
+	}
+}
+
+/* A path as cugen.ini names it: relative to the file's directory where
+ * it is in the project or beside it (a sibling directory of a monorepo:
+ * two leading components shared); absolute elsewhere (/usr/include/x). */
+char *im_rel(Im *im, const char *path)
+{
+	if (shared_components(path, im->p->srcdir) >= 2)
+		return cg_relpath(path, im->base);
 	return g_strdup(path);
 }
 
@@ -298,103 +321,20 @@ const char *im_type(const char *cmake)
 	return NULL;
 }
 
-/* A link item as written in target_link_libraries: to deps (a target
- * of the project), libs (a library), ldflags (an option), or a warning.
- * An interface library's own items are taken in its place. */
-typedef struct {
-	GPtrArray *deps, *libs, *private_libs, *ldflags;
-} Links;
-
-static void link_item(Im *im, ImTarget *t, const char *item, gboolean public, Links *l, int depth)
-{
-	if (g_str_has_prefix(item, "$<LINK_ONLY:") && g_str_has_suffix(item, ">")) {
-		char *in = g_strndup(item + 12, strlen(item) - 13);
-		link_item(im, t, in, FALSE, l, depth);
-		g_free(in);
-		return;
-	}
-	gboolean genex = FALSE;
-	char *it = build_item(item, &genex);
-	if (genex)
-		im_warn(im, &t->cm->where, "target '%s': link item '%s' is a generator expression: not imported",
-			t->cm->name, item);
-	if (!it)
-		return;
-	ImTarget *dep = g_hash_table_lookup(im->targets, it);
-	const char *colons = strstr(it, "::");
-	if (!dep && colons && g_hash_table_lookup(im->targets, colons + 2))
-		dep = g_hash_table_lookup(im->targets, colons + 2); /* an ALIAS ns::name */
-	CmTarget *iface = g_hash_table_lookup(im->interfaces, it);
-	if (dep) {
-		if (dep != t && !g_ptr_array_find(l->deps, dep, NULL))
-			g_ptr_array_add(l->deps, dep);
-	} else if (iface && depth < 32) {
-		if (g_hash_table_add(im->folded, iface->name))
-			im_warn(im, &t->cm->where, "interface library '%s' (linked by '%s') has no section: its usage "
-				"requirements are in the sections of the targets that use it", iface->name, t->cm->name);
-		GPtrArray *sub = im_list(cm_prop(iface, "INTERFACE_LINK_LIBRARIES"));
-		for (guint i = 0; i < sub->len; i++)
-			link_item(im, t, g_ptr_array_index(sub, i), public, l, depth + 1);
-		g_ptr_array_unref(sub);
-	} else if (g_str_has_prefix(it, "CUDA::")) {
-		const char *lib = it + 6;
-		if (!strcmp(lib, "cudart") || !strcmp(lib, "cudart_static")) {
-			im->cudart_shared |= !strcmp(lib, "cudart");
-		} else {
-			const char *name = !strcmp(lib, "cuda_driver") ? "cuda" : lib;
-			add_once(public ? l->libs : l->private_libs, name);
-		}
-	} else if (!strcmp(it, "Threads::Threads")) {
-		add_once(public ? l->libs : l->private_libs, "pthread");
-	} else if (colons) {
-		im_warn(im, &t->cm->where, "target '%s': imported target '%s' is not imported: name its libraries "
-			"in libs by hand", t->cm->name, it);
-	} else if (g_str_has_prefix(it, "-l") && it[2]) {
-		add_once(public ? l->libs : l->private_libs, it + 2);
-	} else if (*it == '-') {
-		add_once(l->ldflags, it);
-	} else if (strchr(it, '/')) {
-		char *r = rel(im, it);
-		if (g_path_is_absolute(r))
-			im_warn(im, &t->cm->where, "target '%s': library %s is a path of this machine", t->cm->name, it);
-		add_once(public ? l->libs : l->private_libs, r);
-		g_free(r);
-	} else {
-		add_once(public ? l->libs : l->private_libs, it);
-	}
-	g_free(it);
-}
-
-static Links target_links(Im *im, ImTarget *t)
-{
-	Links l = { g_ptr_array_new(), g_ptr_array_new_with_free_func(g_free),
-		    g_ptr_array_new_with_free_func(g_free), g_ptr_array_new_with_free_func(g_free) };
-	GPtrArray *items = im_list(cm_prop(t->cm, "LINK_LIBRARIES"));
-	GPtrArray *iface = im_list(cm_prop(t->cm, "INTERFACE_LINK_LIBRARIES"));
-	gboolean exe = !strcmp(t->type, "executable");
-	for (guint i = 0; i < items->len; i++) {
-		const char *it = g_ptr_array_index(items, i);
-		link_item(im, t, it, !exe && im_has(iface, it), &l, 0);
-	}
-	g_ptr_array_unref(items);
-	g_ptr_array_unref(iface);
-	return l;
-}
-
 /* Its own usage requirements, as the build sees them. */
 GPtrArray *im_exported(Im *im, ImTarget *t, const char *prop, gboolean paths)
 {
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free), *items = im_list(cm_prop(t->cm, prop));
 	for (guint i = 0; i < items->len; i++) {
 		gboolean genex = FALSE;
-		char *v = build_item(g_ptr_array_index(items, i), &genex);
+		char *v = im_build_item(g_ptr_array_index(items, i), &genex);
 		if (genex)
 			im_warn(im, &t->cm->where, "target '%s': %s item '%s' is a generator expression: "
 				"taken as its dependents' compile lines give it", t->cm->name, prop,
 				(char *)g_ptr_array_index(items, i));
 		if (v) {
 			char *n = paths ? cg_path_norm(v) : g_strdup(v);
-			add_once(out, n);
+			im_add_once(out, n);
 			g_free(n);
 		}
 		g_free(v);
@@ -409,14 +349,14 @@ static void inherited(ImTarget *t, GPtrArray *inc, GPtrArray *def, int depth)
 	for (guint i = 0; depth < 64 && i < t->deps->len; i++) {
 		ImTarget *d = g_ptr_array_index(t->deps, i);
 		for (guint k = 0; k < d->exported_inc->len; k++)
-			add_once(inc, g_ptr_array_index(d->exported_inc, k));
+			im_add_once(inc, g_ptr_array_index(d->exported_inc, k));
 		for (guint k = 0; k < d->exported_def->len; k++)
-			add_once(def, g_ptr_array_index(d->exported_def, k));
+			im_add_once(def, g_ptr_array_index(d->exported_def, k));
 		inherited(d, inc, def, depth + 1);
 	}
 }
 
-static gboolean toolkit_dir(Im *im, const char *dir)
+gboolean im_toolkit_dir(Im *im, const char *dir)
 {
 	if (im_has(im->p->implicit_includes, dir))
 		return TRUE;
@@ -494,7 +434,7 @@ static void put_arch_key(Im *im, GString *o, const char *key, GPtrArray *list, g
 		g_free(last);
 		last = arch;
 		if (paths) {
-			char *r = rel(im, tab + 1);
+			char *r = im_rel(im, tab + 1);
 			put_word(o, r);
 			g_free(r);
 		} else {
@@ -510,21 +450,26 @@ static GPtrArray *target_sources(Im *im, ImTarget *t)
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; i < t->cm->sources->len; i++) {
 		CmSource *s = g_ptr_array_index(t->cm->sources, i);
-		char *r = rel(im, s->path), *arch = NULL;
+		char *r = im_rel(im, s->path), *arch = NULL;
 		if ((s->generated || g_str_has_prefix(s->path, im->p->builddir)) && !s->lang &&
 		    g_str_has_suffix(s->path, ".rule")) {
 			/* CMake's own record of a custom command */
 		} else if (s->generated || g_str_has_prefix(s->path, im->p->builddir)) {
 			char *b = cg_relpath(s->path, im->p->builddir);
-			im_warn(im, &s->where, "target '%s': %s is generated at build time (a custom command's "
-				"output): not imported; generate it into the source tree first", t->cm->name, b);
+			if (s->generated)
+				im_warn(im, &s->where, "target '%s': %s is generated at build time (a custom command's "
+					"output): not imported; generate it into the source tree first", t->cm->name, b);
+			else
+				im_warn(im, &s->where, "target '%s': %s is written into CMake's build directory at "
+					"configure time (configure_file): not imported; put it in the source tree",
+					t->cm->name, b);
 			g_free(b);
 		} else if (!s->lang) {
 			/* headers and other files listed but not compiled */
 		} else if (strcmp(s->lang, "CUDA") && strcmp(s->lang, "CXX") && strcmp(s->lang, "C")) {
 			im_warn(im, &s->where, "target '%s': %s is %s: cugen builds CUDA, C and C++ only", t->cm->name,
 				r, s->lang);
-		} else if (g_path_is_absolute(r)) {
+		} else if (outside_project(im, s->path)) {
 			im_warn(im, &s->where, "target '%s': %s is outside the project: not imported", t->cm->name, r);
 		} else if ((arch = arch_of(t->arch_src, s->path))) {
 			g_free(arch); /* arch_sources */
@@ -593,11 +538,16 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 	inherited(t, inc, def, 0);
 	GPtrArray *pub_inc = g_ptr_array_new_with_free_func(g_free), *priv_inc = g_ptr_array_new_with_free_func(g_free);
 	GPtrArray *pub_def = g_ptr_array_new_with_free_func(g_free), *priv_def = g_ptr_array_new_with_free_func(g_free);
+	gboolean toolkit_headers = FALSE;
 	for (guint gi = 0; gi < c->groups->len; gi++) {
 		CmGroup *g = g_ptr_array_index(c->groups, gi);
 		for (guint i = 0; i < g->includes->len; i++) {
 			const char *dir = g_ptr_array_index(g->includes, i);
-			if (toolkit_dir(im, dir) || im_has(inc, dir))
+			/* nvcc gives CUDA TUs the toolkit's headers; cugen gives
+			 * C and C++ TUs them with cuda_headers */
+			if (im_toolkit_dir(im, dir) && g->lang && strcmp(g->lang, "CUDA") && !im_has(im->p->implicit_includes, dir))
+				toolkit_headers = TRUE;
+			if (im_toolkit_dir(im, dir) || im_has(inc, dir))
 				continue;
 			if (g_str_has_prefix(dir, im->p->builddir)) {
 				char *b = cg_relpath(dir, im->p->builddir);
@@ -605,14 +555,14 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 					"%s is in CMake's build directory (configure_file or a custom command writes "
 					"headers there): not imported", c->name, *b ? b : ".");
 				g_free(b);
-				add_once(inc, dir);
+				im_add_once(inc, dir);
 				continue;
 			}
-			char *r = rel(im, dir);
+			char *r = im_rel(im, dir);
 			if (g_path_is_absolute(r) && !im_has(pub_inc, r) && !im_has(priv_inc, r))
 				im_warn(im, g_ptr_array_index(g->include_where, i), "target '%s': include directory "
 					"%s is a path of this machine", c->name, r);
-			add_once(im_has(t->exported_inc, dir) ? pub_inc : priv_inc, r);
+			im_add_once(im_has(t->exported_inc, dir) ? pub_inc : priv_inc, r);
 			g_free(r);
 		}
 		for (guint i = 0; i < g->defines->len; i++) {
@@ -622,9 +572,11 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 			if (im_has(def, d) || arch)
 				continue;
 			gboolean pub = im_has(t->exported_def, d) && !strpbrk(d, "$;#");
-			add_once(pub ? pub_def : priv_def, d);
+			im_add_once(pub ? pub_def : priv_def, d);
 		}
 	}
+	if (toolkit_headers)
+		g_string_append(o, "cuda_headers = yes\n");
 	put_key(o, "include", pub_inc, put_word);
 	put_key(o, "private_include", priv_inc, put_word);
 	put_key(o, "public_defines", pub_def, put_define);
@@ -659,7 +611,7 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 		g_free(std);
 	}
 	/* links */
-	Links l = target_links(im, t);
+	ImLinks l = im_target_links(im, t);
 	if (l.deps->len) {
 		g_string_append(o, "deps =");
 		for (guint i = 0; i < l.deps->len; i++)
@@ -686,8 +638,8 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 			}
 			for (guint j = from; j < w->len; j++) {
 				const char *f = g_ptr_array_index(w, j);
-				if (!g_str_has_prefix(f, "-L") || !toolkit_dir(im, f + 2))
-					add_once(l.ldflags, f);
+				if (!g_str_has_prefix(f, "-L") || !im_toolkit_dir(im, f + 2))
+					im_add_once(l.ldflags, f);
 			}
 			g_ptr_array_unref(w);
 		}
@@ -709,7 +661,7 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 	if (t->headers->len) {
 		g_string_append(o, "headers =");
 		for (guint i = 0; i < t->headers->len; i++) {
-			char *r = rel(im, g_ptr_array_index(t->headers, i));
+			char *r = im_rel(im, g_ptr_array_index(t->headers, i));
 			put_word(o, r);
 			g_free(r);
 		}

@@ -465,7 +465,20 @@ void ed_host_tu(Ctx *x, TState *s, Source *src, const char *in, const char *O)
 		ed_render_arg(c, f);
 		g_free(f);
 	}
-	if (s->links_cuda) {
+	if (t->cuda_headers) {
+		/* the toolkit's headers as CMake's CUDA::toolkit gives them:
+		 * CCCL's (Thrust, CUB: include/cccl from CUDA 13) first */
+		char *inc = g_strconcat(x->tk->root, "/targets/", x->tk->target, "/include", NULL);
+		char *cccl = g_strconcat(inc, "/cccl", NULL);
+		if (g_file_test(cccl, G_FILE_TEST_IS_DIR)) {
+			ed_render_arg(c, "-isystem");
+			ed_render_arg(c, cccl);
+		}
+		ed_render_arg(c, "-isystem");
+		ed_render_arg(c, inc);
+		g_free(cccl);
+		g_free(inc);
+	} else if (s->links_cuda) {
 		/* host code calling the CUDA runtime needs its headers */
 		char *f = g_strconcat("-I", x->tk->root, "/targets/",
 				      x->tk->target,

@@ -3,7 +3,8 @@
 # of the top directory and writes, for every target of the project, the
 # properties the File API does not give (the arch list as written,
 # separable compilation, output name, versions, link items as written, the
-# usage requirements dependents see) to CUGEN_IMPORT_DUMP, one
+# usage requirements dependents see) and for the imported targets they
+# link what each puts on a link line, to CUGEN_IMPORT_DUMP, one
 # "KEY<tab>VALUE" line each.
 get_property(_cugen_import_armed GLOBAL PROPERTY _CUGEN_IMPORT_ARMED)
 if(NOT _cugen_import_armed)
@@ -20,8 +21,19 @@ if(NOT _cugen_import_armed)
     _cugen_import_walk("${CMAKE_SOURCE_DIR}")
     get_property(targets GLOBAL PROPERTY _CUGEN_IMPORT_TARGETS)
     set(text "project\t${CMAKE_PROJECT_NAME}\nversion\t${CMAKE_PROJECT_VERSION}\n")
+    set(imported "")
     foreach(t IN LISTS targets)
       string(APPEND text "target\t${t}\n")
+      get_target_property(links "${t}" LINK_LIBRARIES)
+      get_target_property(ilinks "${t}" INTERFACE_LINK_LIBRARIES)
+      foreach(item IN LISTS links ilinks)
+        if(TARGET "${item}")
+          get_target_property(is_imported "${item}" IMPORTED)
+          if(is_imported)
+            list(APPEND imported "${item}")
+          endif()
+        endif()
+      endforeach()
       foreach(p TYPE OUTPUT_NAME VERSION SOVERSION PREFIX SUFFIX CUDA_ARCHITECTURES
                 CUDA_SEPARABLE_COMPILATION CUDA_RESOLVE_DEVICE_SYMBOLS
                 INTERPROCEDURAL_OPTIMIZATION CUDA_RUNTIME_LIBRARY
@@ -29,6 +41,20 @@ if(NOT _cugen_import_armed)
                 INTERFACE_INCLUDE_DIRECTORIES INTERFACE_COMPILE_DEFINITIONS)
         get_target_property(v "${t}" ${p})
         if(NOT v STREQUAL "v-NOTFOUND")
+          string(REPLACE "\n" " " v "${v}")
+          string(APPEND text "${p}\t${v}\n")
+        endif()
+      endforeach()
+    endforeach()
+    # the imported targets they link: what each puts on a link line
+    list(REMOVE_DUPLICATES imported)
+    string(TOUPPER "${CMAKE_BUILD_TYPE}" config)
+    foreach(t IN LISTS imported)
+      string(APPEND text "imported\t${t}\n")
+      foreach(p TYPE IMPORTED_LOCATION IMPORTED_LOCATION_${config} IMPORTED_LOCATION_RELEASE
+                IMPORTED_LOCATION_NOCONFIG INTERFACE_LINK_LIBRARIES ALIASED_TARGET)
+        get_target_property(v "${t}" ${p})
+        if(v AND NOT v STREQUAL "v-NOTFOUND")
           string(REPLACE "\n" " " v "${v}")
           string(APPEND text "${p}\t${v}\n")
         endif()

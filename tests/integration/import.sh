@@ -8,9 +8,11 @@
 # program's output. A third project has what CMake says and cugen.ini
 # cannot (a custom command's output, a configure-time header directory,
 # an interface library): one warning line each, at its CMakeLists line;
-# and string defines, OUTPUT_NAME, VERSION/SOVERSION and a public cuBLAS
-# dependency, whose installed package a pkg-config consumer and a
-# find_package consumer link and run.
+# and string defines, OUTPUT_NAME, VERSION/SOVERSION, a source and a
+# define CMake gives only with arch 90 (a -D cuda.archs=80 build lacks
+# them as CMake's does), a C++ TU including the toolkit's headers
+# (cuda_headers), and a public cuBLAS dependency, whose installed package
+# a pkg-config consumer and a find_package consumer link and run.
 . "$(dirname "$0")/lib.sh"
 need_cuda
 command -v cmake >/dev/null 2>&1 || skip "no cmake"
@@ -132,7 +134,7 @@ if("90" IN_LIST CMAKE_CUDA_ARCHITECTURES)
 endif()
 add_custom_command(OUTPUT stamp.cpp COMMAND ${CMAKE_COMMAND} -E echo "int stamp = 1;" > stamp.cpp)
 add_executable(demo main.cpp ${CMAKE_CURRENT_BINARY_DIR}/stamp.cpp)
-target_link_libraries(demo PRIVATE gemm)
+target_link_libraries(demo PRIVATE gemm CUDA::cudart)
 install(TARGETS gemm demo)
 install(FILES include/gemm.h DESTINATION include)
 EOF
@@ -168,7 +170,9 @@ extern "C" int gemm_status(void)
 EOF
 cat >main.cpp <<'EOF'
 #include <cstdio>
+#include <cuda_runtime_api.h>
 #include "gemm.h"
+static_assert(CUDART_VERSION > 0, "the toolkit headers");
 int main() { std::printf("%s %d %d %d\n", gemm_name(), GEMM_API, gemm_variant(), gemm_status()); return 0; }
 EOF
 "$CUGEN" import . -- -DCMAKE_BUILD_TYPE=Release >out.txt 2>&1 || { cat out.txt; die "import failed"; }
@@ -187,6 +191,8 @@ grep -q '^defines = "GREETING=\\"hi, there\\"" "NAME=\\"gemm lib\\"" gemm_EXPORT
 	{ cat cugen.ini; die "the string defines"; }
 grep -q '^arch_sources = 90: gemm_sm90.cu$' cugen.ini && grep -q '^arch_defines = 90: HAS_SM90=1$' cugen.ini ||
 	{ cat cugen.ini; die "the source and define CMake gives only with arch 90"; }
+sed -n '/^\[target demo\]/,$p' cugen.ini | grep -q '^cuda_headers = yes$' ||
+	{ cat cugen.ini; die "demo's C++ TU is not given the toolkit's headers (CUDA::cudart)"; }
 grep -q '^\[target gemm\]$' cugen.ini && grep -q '^deps = gemm$' cugen.ini || die "the target keeps its name"
 cmake_build . cm -DCMAKE_BUILD_TYPE=Release
 run "$CUGEN" setup -B ci -D "project.prefix=$WORK/prefix"
