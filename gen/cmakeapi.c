@@ -203,6 +203,7 @@ void cm_project_free(CmProject *p)
 	g_ptr_array_unref(p->installs);
 	g_hash_table_unref(p->imported);
 	g_ptr_array_unref(p->implicit_includes);
+	g_ptr_array_unref(p->implicit_links);
 	g_free(p);
 }
 
@@ -475,6 +476,10 @@ static gboolean read_reply(CmProject *p, const char *dump, GError **err)
 		for (guint k = 0; incs && k < json_array_get_length(incs); k++)
 			if (arr_str(incs, k))
 				g_ptr_array_add(p->implicit_includes, cg_path_norm(arr_str(incs, k)));
+		JsonArray *links = arr_member(obj_member(c, "implicit"), "linkDirectories");
+		for (guint k = 0; links && k < json_array_get_length(links); k++)
+			if (arr_str(links, k))
+				g_ptr_array_add(p->implicit_links, cg_path_norm(arr_str(links, k)));
 		const char *path = str_member(c, "path");
 		if (lang && strcmp(lang, "CUDA") == 0 && path && g_path_is_absolute(path)) {
 			char *real = realpath(path, NULL);
@@ -573,6 +578,7 @@ CmProject *cmake_describe(const char *scratch, const char *srcdir, char **args, 
 	p->installs = g_ptr_array_new_with_free_func(install_free);
 	p->imported = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, target_free);
 	p->implicit_includes = g_ptr_array_new_with_free_func(g_free);
+	p->implicit_links = g_ptr_array_new_with_free_func(g_free);
 	char *query = g_build_filename(p->builddir, ".cmake", "api", "v1", "query", NULL);
 	char *script = g_build_filename(scratch, "import-props.cmake", NULL);
 	char *dump = g_build_filename(scratch, "props.txt", NULL);

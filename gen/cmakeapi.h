@@ -25,6 +25,9 @@ typedef struct {
 	char *lang;          /* CUDA, CXX, C, ...; NULL when not compiled */
 	int group;           /* its compile group, -1 for none */
 	gboolean generated;  /* a custom command's output */
+	gboolean findcuda;   /* a .cu FindCUDA's cuda_add_* compiles with a custom
+			      * command (lang set to CUDA by the importer), or
+			      * the object that command makes */
 	CmWhere where;
 } CmSource;
 
@@ -79,6 +82,7 @@ typedef struct {
 			       * targets the project's targets link */
 	char *cuda_root;     /* the CUDA compiler's toolkit, or NULL */
 	GPtrArray *implicit_includes; /* char*: the compilers' own directories */
+	GPtrArray *implicit_links; /* char*: the linkers' own directories */
 } CmProject;
 
 /* A new scratch directory (the caller removes it), or NULL with err. */

@@ -73,13 +73,14 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	if (!cf_get_choice(s, "type", cf_type_values, 0, &v, err))
 		return FALSE;
 	t->type = v;
-	Entry *src = cf_find_entry(s, "sources");
-	if (!src) {
+	Entry *src = cf_find_entry(s, "sources"), *csrc = cf_find_entry(s, "cuda_sources");
+	if (!src && !csrc) {
 		cg_error_at(err, s->loc.file, s->loc.line, "target '%s' has no 'sources'", t->name);
 		return FALSE;
 	}
 	Entry *asrc = cf_find_entry(s, "arch_sources"), *adef = cf_find_entry(s, "arch_defines");
-	if (!cf_read_sources(c, t, src, owner, err) || (asrc && !cf_read_arch_sources(c, t, asrc, owner, err)))
+	if ((src && !cf_read_sources(c, t, src, owner, err)) || (csrc && !cf_read_cuda_sources(c, t, csrc, owner, err)) ||
+	    (asrc && !cf_read_arch_sources(c, t, asrc, owner, err)))
 		return FALSE;
 
 	if (!cf_read_includes(c, s, "include", t->include, err) ||

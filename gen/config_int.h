@@ -74,6 +74,8 @@ gboolean cf_read_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GErr
  * "ARCH<tab>WORD" into out; a word before any tag is an error. */
 gboolean cf_read_arch_words(Entry *e, gboolean defines, GPtrArray *out, GError **err);
 gboolean cf_read_arch_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GError **err);
+/* cuda_sources: C and C++ files compiled as CUDA (CMake's LANGUAGE CUDA). */
+gboolean cf_read_cuda_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GError **err);
 char *cf_join_flags(const char *a, const char *b);
 gboolean cf_read_includes(Config *c, Section *s, const char *key, GPtrArray *out, GError **err);
 gboolean cf_check_defines(Section *s, const char *key, GPtrArray *defines, GError **err);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "archspell.h"
 #include "commands.h"
 #include "config.h"
 #include "importer_int.h"
@@ -108,10 +109,42 @@ static void choose_buildtype(Im *im)
 		im->buildtype = g_ascii_strdown(bt, -1);
 }
 
+/* FindCUDA's cuda_add_executable and cuda_add_library compile each .cu
+ * with a custom command into TARGET_generated_NAME.cu.o, which the target
+ * links as an object: the .cu is a CUDA source of the target (with
+ * CUDA_NVCC_FLAGS as [cuda] flags), the object is not imported. */
+static void findcuda_sources(Im *im, ImTarget *t)
+{
+	for (guint i = 0; i < t->cm->sources->len; i++) {
+		CmSource *cu = g_ptr_array_index(t->cm->sources, i);
+		if (cu->lang || !g_str_has_suffix(cu->path, ".cu"))
+			continue;
+		char *base = g_path_get_basename(cu->path);
+		char *obj = g_strdup_printf("%s_generated_%s.o", t->cm->name, base);
+		for (guint k = 0; k < t->cm->sources->len; k++) {
+			CmSource *o = g_ptr_array_index(t->cm->sources, k);
+			char *ob = g_path_get_basename(o->path);
+			if (o->generated && !strcmp(ob, obj)) {
+				o->findcuda = cu->findcuda = TRUE;
+				cu->lang = g_strdup("CUDA");
+				if (!im->findcuda++)
+					im_warn(im, &t->cm->where, "target '%s': %s is compiled by FindCUDA's "
+						"cuda_add_* (a custom command): imported as a CUDA source, with "
+						"CUDA_NVCC_FLAGS as [cuda] flags (enable_language(CUDA) is CMake's way "
+						"now)", t->cm->name, base);
+			}
+			g_free(ob);
+		}
+		g_free(obj);
+		g_free(base);
+	}
+}
+
 /* A target's CUDA settings and usage requirements, before any section is
  * written ([cuda] takes the most common settings). */
 static void prepare(Im *im, ImTarget *t)
 {
+	findcuda_sources(im, t);
 	for (guint i = 0; i < t->cm->sources->len; i++)
 		t->cuda |= !g_strcmp0(((CmSource *)g_ptr_array_index(t->cm->sources, i))->lang, "CUDA");
 	const char *a = cm_prop(t->cm, "CUDA_ARCHITECTURES");
@@ -420,6 +453,46 @@ static void put_words(GString *o, const char *key, GPtrArray *w)
 	g_string_append_c(o, '\n');
 }
 
+/* FindCUDA's CUDA_NVCC_FLAGS (and _<CONFIG>), less arch options: their
+ * archs become [cuda] archs where no target names its own. */
+static void findcuda_flags(Im *im, GPtrArray *w)
+{
+	char *up = g_ascii_strup(cm_cache(im->p, "CMAKE_BUILD_TYPE"), -1);
+	char *k = g_strconcat("CUDA_NVCC_FLAGS_", up, NULL);
+	char *all = g_strjoin(" ", cm_cache(im->p, "CUDA_NVCC_FLAGS"), cm_cache(im->p, k), NULL);
+	for (char *c = all; *c; c++)
+		if (*c == ';')
+			*c = ' ';
+	GPtrArray *words = im_words(all);
+	GString *arch = g_string_new(NULL);
+	for (guint i = 0; i < words->len; i++) {
+		const char *x = g_ptr_array_index(words, i);
+		if (g_str_has_prefix(x, "-gencode") || g_str_has_prefix(x, "--generate-code") || g_str_has_prefix(x, "-arch") ||
+		    g_str_has_prefix(x, "--gpu-architecture")) {
+			g_string_append_printf(arch, "%s%s", arch->len ? " " : "", x);
+			if (!strchr(x, '=') && i + 1 < words->len)
+				g_string_append_printf(arch, " %s", (char *)g_ptr_array_index(words, ++i));
+		} else {
+			g_ptr_array_add(w, g_strdup(x));
+		}
+	}
+	char *archs = NULL, *ptx = NULL, *bad = NULL;
+	if (arch->len && !im->cuda_archs && archspell_gencode(arch->str, &archs, &ptx, &bad)) {
+		im->cuda_archs = archs;
+		g_free(im->cuda_ptx);
+		im->cuda_ptx = ptx;
+	} else {
+		g_free(archs);
+		g_free(ptx);
+	}
+	g_free(bad);
+	g_string_free(arch, TRUE);
+	g_ptr_array_unref(words);
+	g_free(all);
+	g_free(k);
+	g_free(up);
+}
+
 static GString *write_ini(Im *im, char **args)
 {
 	GString *targets = g_string_new(NULL);
@@ -458,6 +531,8 @@ static GString *write_ini(Im *im, char **args)
 			g_string_append_printf(o, "std = %s\n", im->cuda_std);
 		g_string_append_printf(o, "cudart = %s\n", im->cudart_shared ? "shared" : "static");
 		GPtrArray *w = global_flags(im, "CUDA", !im->buildtype);
+		if (im->findcuda)
+			findcuda_flags(im, w);
 		put_words(o, "flags", w);
 		g_ptr_array_unref(w);
 	}

@@ -40,6 +40,7 @@ struct Im {
 	char *cuda_archs, *cuda_ptx, *cuda_std;
 	gboolean cuda_rdc, cuda_lto, any_cuda, cudart_shared;
 	guint warnings, tus;
+	guint findcuda;      /* .cu sources FindCUDA compiles */
 };
 
 /* "FILE:LINE: warning: ..." for what CMake said at w (the project's

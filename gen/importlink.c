@@ -14,6 +14,34 @@
  * An interface library's own items are taken in its place. */
 static void link_item(Im *im, ImTarget *t, const char *item, gboolean public, ImLinks *l, int depth);
 
+/* A library file in the toolkit's or the linker's own directories
+ * (FindCUDA's /usr/local/cuda/lib64/libcudart_static.a, librt.a) by its
+ * name: the CUDA runtime is cugen's own; FALSE for another file. */
+static gboolean lib_by_name(Im *im, const char *path, gboolean public, ImLinks *l)
+{
+	char *dir = g_path_get_dirname(path), *base = g_path_get_basename(path), *real = realpath(dir, NULL);
+	gboolean sys = im_has(im->p->implicit_links, dir);
+	for (guint i = 0; !sys && real && i < im->p->implicit_links->len; i++) {
+		char *r = realpath(g_ptr_array_index(im->p->implicit_links, i), NULL);
+		sys = r && !strcmp(r, real);
+		free(r);
+	}
+	gboolean tk = im_toolkit_dir(im, dir);
+	gboolean ok = (sys || tk) && g_str_has_prefix(base, "lib") && (g_str_has_suffix(base, ".a") || strstr(base, ".so"));
+	if (ok) {
+		char *name = g_strndup(base + 3, strcspn(base + 3, "."));
+		if (strcmp(name, "cudart") && strcmp(name, "cudart_static") && strcmp(name, "cudadevrt"))
+			im_add_once(public ? l->libs : l->private_libs, name);
+		else if (!strcmp(name, "cudart"))
+			im->cudart_shared = TRUE;
+		g_free(name);
+	}
+	free(real);
+	g_free(dir);
+	g_free(base);
+	return ok;
+}
+
 /* The toolkit's header-only libraries as CMake names them. */
 static gboolean header_only(const char *name)
 {
@@ -99,7 +127,12 @@ static void link_item(Im *im, ImTarget *t, const char *item, gboolean public, Im
 	} else if (g_str_has_prefix(it, "CUDA::")) {
 		const char *lib = it + 6;
 		if (!strcmp(lib, "cudart") || !strcmp(lib, "cudart_static")) {
-			im->cudart_shared |= !strcmp(lib, "cudart");
+			/* cugen links the runtime of a target with CUDA code
+			 * itself, as CUDA_RUNTIME_LIBRARY says (CMake links it
+			 * besides an explicit CUDA::cudart too); a C++ target (a
+			 * library calling the runtime API) names it */
+			if (!t->cuda)
+				im_add_once(public ? l->libs : l->private_libs, lib);
 		} else {
 			const char *name = !strcmp(lib, "cuda_driver") ? "cuda" : lib;
 			im_add_once(public ? l->libs : l->private_libs, name);
@@ -119,6 +152,8 @@ static void link_item(Im *im, ImTarget *t, const char *item, gboolean public, Im
 		im_add_once(public ? l->libs : l->private_libs, it + 2);
 	} else if (*it == '-') {
 		im_add_once(l->ldflags, it);
+	} else if (strchr(it, '/') && lib_by_name(im, it, public, l)) {
+		/* the toolkit's or the system's library, by its name */
 	} else if (strchr(it, '/')) {
 		char *r = im_rel(im, it);
 		if (g_path_is_absolute(r))

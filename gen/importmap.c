@@ -445,15 +445,25 @@ static void put_arch_key(Im *im, GString *o, const char *key, GPtrArray *list, g
 	g_string_append_c(o, '\n');
 }
 
-static GPtrArray *target_sources(Im *im, ImTarget *t)
+/* Whether a link word is one of the target's compile flags. */
+static gboolean in_compile_flags(const CmTarget *c, const char *w)
+{
+	for (guint i = 0; i < c->groups->len; i++)
+		if (im_has(((CmGroup *)g_ptr_array_index(c->groups, i))->flags, w))
+			return TRUE;
+	return FALSE;
+}
+
+static GPtrArray *target_sources(Im *im, ImTarget *t, GPtrArray *cuda_out)
 {
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; i < t->cm->sources->len; i++) {
 		CmSource *s = g_ptr_array_index(t->cm->sources, i);
 		char *r = im_rel(im, s->path), *arch = NULL;
-		if ((s->generated || g_str_has_prefix(s->path, im->p->builddir)) && !s->lang &&
-		    g_str_has_suffix(s->path, ".rule")) {
-			/* CMake's own record of a custom command */
+		if (((s->generated || g_str_has_prefix(s->path, im->p->builddir)) && !s->lang &&
+		     g_str_has_suffix(s->path, ".rule")) || (s->findcuda && s->generated)) {
+			/* CMake's own record of a custom command; the object
+			 * FindCUDA makes of a .cu imported as a CUDA source */
 		} else if (s->generated || g_str_has_prefix(s->path, im->p->builddir)) {
 			char *b = cg_relpath(s->path, im->p->builddir);
 			if (s->generated)
@@ -475,11 +485,15 @@ static GPtrArray *target_sources(Im *im, ImTarget *t)
 			g_free(arch); /* arch_sources */
 			im->tus++;
 		} else {
-			if (!lang_ext(s->lang, s->path))
+			GPtrArray *to = out;
+			if (!lang_ext(s->lang, s->path) && !strcmp(s->lang, "CUDA") && !s->findcuda &&
+			    !g_str_has_suffix(s->path, ".cu"))
+				to = cuda_out; /* CMake's LANGUAGE CUDA */
+			else if (!lang_ext(s->lang, s->path) && !s->findcuda)
 				im_warn(im, &s->where, "target '%s': %s is compiled as %s by CMake (LANGUAGE), "
 					"by its extension by cugen", t->cm->name, r, s->lang);
-			if (!im_has(out, r))
-				g_ptr_array_add(out, g_strdup(r));
+			if (!im_has(to, r))
+				g_ptr_array_add(to, g_strdup(r));
 			im->tus++;
 			g_free(r);
 			continue;
@@ -521,12 +535,15 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 	if (!strcmp(c->type, "MODULE_LIBRARY"))
 		im_warn(im, &c->where, "target '%s': a MODULE library is built as a shared library (with a SONAME)",
 			c->name);
-	GPtrArray *srcs = target_sources(im, t);
+	GPtrArray *cuda_srcs = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *srcs = target_sources(im, t, cuda_srcs);
 	put_key(o, "sources", srcs, put_plain);
+	put_key(o, "cuda_sources", cuda_srcs, put_plain);
 	put_arch_key(im, o, "arch_sources", t->arch_src, TRUE);
-	if (!srcs->len)
+	if (!srcs->len && !cuda_srcs->len)
 		im_warn(im, &c->where, "target '%s' has no source cugen can build", c->name);
 	g_ptr_array_unref(srcs);
+	g_ptr_array_unref(cuda_srcs);
 	const char *out_name = cm_prop(c, "OUTPUT_NAME");
 	if (out_name && strcmp(out_name, c->name) && !strstr(out_name, "$<"))
 		g_string_append_printf(o, "output_name = %s\n", out_name);
@@ -638,8 +655,15 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 			}
 			for (guint j = from; j < w->len; j++) {
 				const char *f = g_ptr_array_index(w, j);
-				if (!g_str_has_prefix(f, "-L") || !im_toolkit_dir(im, f + 2))
+				guint arch = arch_words(w, j);
+				if (arch) {
+					/* nvcc links with the compile's archs */
+					j += arch - 1;
+				} else if (in_compile_flags(c, f)) {
+					/* a compile flag CMake repeats at the link */
+				} else if (!g_str_has_prefix(f, "-L") || !im_toolkit_dir(im, f + 2)) {
 					im_add_once(l.ldflags, f);
+				}
 			}
 			g_ptr_array_unref(w);
 		}

@@ -53,7 +53,7 @@ static const char *const target_keys[] = {
 	"type", "sources", "include", "private_include", "defines", "public_defines",
 	"libs", "private_libs", "deps", "cuda_flags", "data",
 	"archs", "ptx", "mode", "lto", "host_flags", "cflags", "cxxflags",
-	"ldflags", "devrt", "pic", "device_link", "install", "version", "soversion", "headers", "output_name", "arch_sources", "arch_defines", "cuda_headers", NULL
+	"ldflags", "devrt", "pic", "device_link", "install", "version", "soversion", "headers", "output_name", "arch_sources", "arch_defines", "cuda_headers", "cuda_sources", NULL
 };
 const char *const cf_profile_own_keys[] = {
 	"jobs", "memory", "job_memory", "archs", "split", "threads",

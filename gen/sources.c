@@ -140,6 +140,8 @@ static gboolean glob_files(Config *c, Entry *e, const char *w, GPtrArray *files,
 static gboolean read_source_word(Config *c, Target *t, Entry *e, const char *w, const char *arch, GHashTable *owner,
 				 GError **err)
 {
+	/* cuda_sources: C and C++ files compiled as CUDA */
+	gboolean as_cuda = strcmp(e->key, "cuda_sources") == 0;
 	gboolean ok = TRUE;
 	if (strchr(w, '\n') || strchr(w, '\r')) {
 		cf_entry_error(err, e, "source path contains a newline");
@@ -202,6 +204,9 @@ static gboolean read_source_word(Config *c, Target *t, Entry *e, const char *w, 
 		if (!lang_of(f, &lang)) {
 			cf_word_error(err, e, w, FALSE, "'%s' is not a source file (expected .cu, .c, .cpp, .cc, .cxx)", rel);
 			ok = FALSE;
+		} else if (as_cuda && lang == LANG_CUDA) {
+			cf_word_error(err, e, w, FALSE, "'%s' is a .cu file: name it in sources", rel);
+			ok = FALSE;
 		} else if (g_hash_table_contains(owner, f) || (real && g_hash_table_contains(owner, real))) {
 			Target *o = g_hash_table_lookup(owner, g_hash_table_contains(owner, f) ? f : real);
 			if (o == t)
@@ -214,7 +219,7 @@ static gboolean read_source_word(Config *c, Target *t, Entry *e, const char *w, 
 			Source *s = g_new0(Source, 1);
 			s->abs = g_strdup(f);
 			s->rel = g_strdup(rel);
-			s->lang = lang;
+			s->lang = as_cuda ? LANG_CUDA : lang;
 			s->arch_if = g_strdup(arch);
 			s->loc = config_word_loc(e->loc, e->lines, e->value, w, FALSE);
 			g_ptr_array_add(t->sources, s);
@@ -313,6 +318,21 @@ gboolean cf_read_arch_words(Entry *e, gboolean defines, GPtrArray *out, GError *
 		ok = FALSE;
 	}
 	g_free(arch);
+	g_ptr_array_free(words, TRUE);
+	return ok;
+}
+
+gboolean cf_read_cuda_sources(Config *c, Target *t, Entry *e, GHashTable *owner, GError **err)
+{
+	GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
+	GError *le = NULL;
+	gboolean ok = cg_split_list(e->value, words, &le);
+	if (!ok) {
+		cf_entry_error(err, e, "cuda_sources: %s", le->message + strlen("error: "));
+		g_error_free(le);
+	}
+	for (guint i = 0; ok && i < words->len; i++)
+		ok = read_source_word(c, t, e, g_ptr_array_index(words, i), NULL, owner, err);
 	g_ptr_array_free(words, TRUE);
 	return ok;
 }

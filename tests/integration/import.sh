@@ -128,6 +128,8 @@ set_target_properties(gemm PROPERTIES OUTPUT_NAME gemm_cuda13 VERSION 2.1.0 SOVE
 target_include_directories(gemm PUBLIC include PRIVATE ${CMAKE_CURRENT_BINARY_DIR})
 target_compile_definitions(gemm PRIVATE "NAME=\"gemm lib\"" PUBLIC GEMM_API=1)
 target_link_libraries(gemm PUBLIC CUDA::cublas PRIVATE opts)
+set_source_files_properties(kern.cpp PROPERTIES LANGUAGE CUDA)
+target_sources(gemm PRIVATE kern.cpp)
 if("90" IN_LIST CMAKE_CUDA_ARCHITECTURES)
   target_sources(gemm PRIVATE gemm_sm90.cu)
   target_compile_definitions(gemm PRIVATE HAS_SM90=1)
@@ -144,6 +146,10 @@ cat >include/gemm.h <<'EOF'
 extern "C" const char *gemm_name(void);
 extern "C" int gemm_status(void);
 extern "C" int gemm_variant(void);
+EOF
+cat >kern.cpp <<'EOF'
+__global__ void twice(float *p) { p[threadIdx.x] *= 2.0f; }
+extern "C" void gemm_twice(float *p) { twice<<<1, 32>>>(p); }
 EOF
 cat >gemm_sm90.cu <<'EOF'
 extern "C" int gemm_sm90(void) { return 90; }
@@ -176,7 +182,7 @@ static_assert(CUDART_VERSION > 0, "the toolkit headers");
 int main() { std::printf("%s %d %d %d\n", gemm_name(), GEMM_API, gemm_variant(), gemm_status()); return 0; }
 EOF
 "$CUGEN" import . -- -DCMAKE_BUILD_TYPE=Release >out.txt 2>&1 || { cat out.txt; die "import failed"; }
-grep -q '^./CMakeLists.txt:20: warning: target .demo.: stamp.cpp is generated at build time' out.txt ||
+grep -q '^./CMakeLists.txt:22: warning: target .demo.: stamp.cpp is generated at build time' out.txt ||
 	{ cat out.txt; die "no warning for the custom command's output"; }
 grep -q "^./CMakeLists.txt:12: warning: target 'gemm': include directory . is in CMake's build directory" out.txt ||
 	{ cat out.txt; die "no warning for the configure-time header directory"; }
@@ -193,6 +199,7 @@ grep -q '^arch_sources = 90: gemm_sm90.cu$' cugen.ini && grep -q '^arch_defines 
 	{ cat cugen.ini; die "the source and define CMake gives only with arch 90"; }
 sed -n '/^\[target demo\]/,$p' cugen.ini | grep -q '^cuda_headers = yes$' ||
 	{ cat cugen.ini; die "demo's C++ TU is not given the toolkit's headers (CUDA::cudart)"; }
+grep -q '^cuda_sources = kern.cpp$' cugen.ini || { cat cugen.ini; die "a .cpp of LANGUAGE CUDA is not a CUDA source"; }
 grep -q '^\[target gemm\]$' cugen.ini && grep -q '^deps = gemm$' cugen.ini || die "the target keeps its name"
 cmake_build . cm -DCMAKE_BUILD_TYPE=Release
 run "$CUGEN" setup -B ci -D "project.prefix=$WORK/prefix"
