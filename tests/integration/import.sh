@@ -5,9 +5,11 @@
 # device images (CMake's with module_id = absolute, as CMake names
 # modules by absolute paths; a device link with plain nvcc -dlink's of
 # CMake's objects), exported symbols, SONAME and version links, the
-# program's output. A third project has what CMake says and cugen.ini
-# cannot (a custom command's output, a configure-time header directory,
-# an interface library): one warning line each, at its CMakeLists line;
+# program's output; multi's, cdp's and tmpl's imports write the
+# hand-written file's graph (every edge, every device command). Another
+# project has what CMake says and cugen.ini cannot (a custom command's
+# output, a configure-time header directory, an interface library): one
+# warning line each, at its CMakeLists line;
 # and string defines, OUTPUT_NAME, VERSION/SOVERSION, a source and a
 # define CMake gives only with arch 90 (a -D cuda.archs=80 build lacks
 # them as CMake's does), a C++ TU including the toolkit's headers
@@ -108,6 +110,24 @@ run cmake --install cm --prefix "$WORK/inst-cm"
 (cd "$WORK/inst-cm" && find . -type f | sort) >"$WORK/tree-cm"
 (cd "$WORK/inst-ci/usr/local" && find . -type f | grep -v '/pkgconfig/\|/cmake/' | sort) >"$WORK/tree-ci-files"
 cmp -s "$WORK/tree-cm" "$WORK/tree-ci-files" || { diff "$WORK/tree-cm" "$WORK/tree-ci-files"; die "not CMake's installed files"; }
+
+note "multi, cdp, tmpl: the imported graph is the hand-written file's"
+for e in multi cdp tmpl; do
+	copy_example $e "$WORK/$e"
+	cd "$WORK/$e" || exit 1
+	"$CUGEN" import -o imported.ini . >out.txt 2>&1 || { cat out.txt; die "$e: import failed"; }
+	grep -q ' 0 warnings$' out.txt || { cat out.txt; die "$e: import warned"; }
+	run "$CUGEN" setup -f imported.ini -B ci
+	run "$CUGEN" setup -B hand
+	# every edge's outputs, and every device command (preprocess, cicc,
+	# ptxas) word for word
+	for b in ci hand; do
+		grep '^build ' $b/build.ninja | sed 's/:.*//' | sort >$b.edges
+		grep -h 'cicc\|ptxas' $b/build.ninja | sed "s|$WORK/$e/$b|BUILDDIR|g" | sort >$b.device
+	done
+	cmp -s ci.edges hand.edges || { diff ci.edges hand.edges | head; die "$e: not the hand-written file's edges"; }
+	cmp -s ci.device hand.device || { diff ci.device hand.device | head -4; die "$e: not the hand-written file's device commands"; }
+done
 
 note "what cugen.ini cannot say is a warning at its line; the rest builds"
 P=$WORK/blas
