@@ -33,8 +33,11 @@ char *reloc_path(const char *path, const Places *p)
 		r = *rest ? g_strconcat(AT_BUILD "/", rest, NULL) : g_strdup(AT_BUILD);
 	else if ((rest = reloc_below(abs, p->src)))
 		r = *rest ? g_strconcat(AT_SRC "/", rest, NULL) : g_strdup(AT_SRC);
+	else if (path[0] != '/') /* beside the project (../../utils): from the
+				  * build directory, as written */
+		r = g_strconcat(AT_BUILD "/", path, NULL);
 	else /* the toolkit's and the system's paths as they were written */
-		r = g_strdup(path[0] == '/' ? path : abs);
+		r = g_strdup(path);
 	g_free(abs);
 	return r;
 }

@@ -20,7 +20,8 @@ typedef struct {
 
 /* A path as a command or a depfile gives it (relative ones to p->build):
  * "@BUILD@/rest" below the build directory, "@SRC@/rest" below the
- * project, else the path itself (absolute when it was relative). */
+ * project, "@BUILD@/../../utils" for one elsewhere written relative (a
+ * directory beside the project), else the absolute path itself. */
 char *reloc_path(const char *path, const Places *p);
 /* What follows dir in path ("" for dir itself), or NULL when path is not
  * below it; both absolute and normalised. */

@@ -3,7 +3,7 @@
 # combined in a third: the combined binaries' images are byte-identical to
 # the single build's. examples/saxpy the same with -lineinfo and with -G,
 # its checkouts and build directories placed anywhere (inside, outside, at
-# other depths). A shard of altered sources, of other flags (the message
+# other depths), also with an include directory beside the project. A shard of altered sources, of other flags (the message
 # names the first difference), of another arch set or holding an image
 # this build does not make, a missing arch, an arch in two shards, a
 # combining build of part of the set and a corrupt image are all refused;
@@ -112,6 +112,27 @@ place_round() { # tag cuda.flags
 place_round lineinfo "-O3 -lineinfo"
 place_round debug "-G"
 "$CUGEN" inspect ../cb/saxpy | grep -q 'elf sm_80 .*\[debug\]' || die "-G: no debug sm_80 image"
+
+note "an include directory beside the project (a repository's shared one)"
+# the commands name it from the build directory, so checkouts in other
+# places combine (it was an absolute -I, different in each)
+for d in r1 r2 r3; do
+	copy_example saxpy "$WORK/$d/repo/proj"
+	mkdir -p "$WORK/$d/repo/common"
+	echo '#define SAXPY_SCALE 2.0f' >"$WORK/$d/repo/common/extra.h"
+	sed -i '1i #include "extra.h"' "$WORK/$d/repo/proj/saxpy.cu"
+	printf 'private_include = ../common\n' >>"$WORK/$d/repo/proj/cugen.ini"
+done
+cd "$WORK/r1/repo/proj" && run "$CUGEN" setup -B build -D cuda.archs="75 80" --archs 75 && build build shard >/dev/null
+cd "$WORK/r2/repo/proj" && run "$CUGEN" setup -B build -D cuda.archs="75 80" --archs 80 && build build shard >/dev/null
+grep -q -- '-I\.\./\.\./common' build/build.ninja || die "the directory beside the project is not named from the build directory"
+cd "$WORK/r3/repo/proj" || exit 1
+run "$CUGEN" setup -B single -D cuda.archs="75 80"
+build single >/dev/null
+run "$CUGEN" setup -B build -D cuda.archs="75 80"
+"$CUGEN" combine -B build "$WORK/r1/repo/proj/build/shard" "$WORK/r2/repo/proj/build/shard" >out.txt 2>&1 ||
+	{ cat out.txt; die "shards with an include directory beside the project did not combine"; }
+cmp -s single/saxpy build/saxpy || die "combined with a directory beside the project: saxpy differs from the single build's"
 
 note "a shard built otherwise: the first difference, both sides"
 P=$WORK/place-lineinfo

@@ -28,7 +28,12 @@ static void test_paths(void)
 	check_path(&in_tree, "/home/a/proj/include/x.h", "@SRC@/include/x.h");
 	check_path(&in_tree, "..", "@SRC@");
 	check_path(&in_tree, "/usr/local/cuda/bin/../include/cuda.h", "/usr/local/cuda/bin/../include/cuda.h");
-	check_path(&in_tree, "../../other/y.h", "/home/a/other/y.h");
+	/* beside the project, written relative: from the build directory, so
+	 * that checkouts elsewhere with the same layout name it alike */
+	check_path(&in_tree, "../../other/y.h", "@BUILD@/../../other/y.h");
+	char *back = reloc_local("@BUILD@/../../other/y.h", &in_tree);
+	g_assert_cmpstr(back, ==, "/home/a/other/y.h");
+	g_free(back);
 	/* a directory whose name starts like the project's is not below it */
 	check_path(&in_tree, "/home/a/project2/z.h", "/home/a/project2/z.h");
 	check_path(&outside, "../../../w/ci/src/proj/lib/a.cu", "@SRC@/lib/a.cu");
