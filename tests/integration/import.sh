@@ -86,9 +86,12 @@ build ca >/dev/null
 same_sorted cm/librdcstatic.a ca/librdcstatic.a "the static library, CMake and imported"
 # the device link is plain nvcc -dlink's of CMake's own objects (CMake's
 # own dlink line adds -shared and the runtime's libraries, which nvlink
-# records in the image)
+# records in the image), in cugen's archive's order (nvlink's image
+# follows the order of its inputs; CMake's order is its own)
+mkdir -p cmobj && (cd cmobj && ar x ../cm/librdcstatic.a) || die "ar x"
+set -- $(ar t ca/librdcstatic.a | sed 's|^|cmobj/|')
 "$NVCC" --generate-code=arch=compute_80,code=sm_80 '--generate-code=arch=compute_90,code=[compute_90,sm_90]' \
-	-dlink cm/CMakeFiles/rdc_app.dir/app/main.cpp.o cm/librdcstatic.a -o ref-dlink.o || die "plain nvcc -dlink"
+	-dlink cm/CMakeFiles/rdc_app.dir/app/main.cpp.o "$@" -o ref-dlink.o || die "plain nvcc -dlink"
 same_sorted ref-dlink.o ca/obj/rdc_app/rdc_app.dlink.p.o "rdc_app's device link, plain nvcc and imported"
 for f in librdcstatic.a librdcshared.so.1.0.0 rdc_app; do
 	same_sorted hand/$f ci/$f "$f, hand-written and imported"
