@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/alternatives.sh -- what each of the planner's alternatives is
 # worth in real builds: a bench/gen workload built with the planner free
-# ("free") and with one alternative left out (each -d MODE of MODES),
+# ("free") and with one alternative left out (each MODE of MODES, as its
+# profile key: no-pp-edges is pp_edges = no),
 # side by side in rounds (each round in the other order: the machine may
 # drift), a first build (nothing measured) and a rebuild from clean
 # planned from it. A table row per build: wall and CPU seconds, the
@@ -44,7 +45,9 @@ setup() { # builddir mode
 	if [ "$2" = free ]; then
 		"$CUGEN" setup -S "$OUTDIR/src" -B "$1" >/dev/null
 	else
-		"$CUGEN" setup -S "$OUTDIR/src" -B "$1" -d "$2" >/dev/null
+		# no-pp-edges: the profile key pp_edges = no, in a profile of its own
+		key=$(echo "${2#no-}" | tr - _)
+		"$CUGEN" setup -S "$OUTDIR/src" -B "$1" --profile alt -D "profile.alt.$key=no" >/dev/null
 	fi
 }
 

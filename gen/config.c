@@ -507,6 +507,17 @@ static gboolean read_profile_values(Section *p, Profile *pr, GError **err)
 	e = cf_find_entry(p, "runner");
 	g_free(pr->runner);
 	pr->runner = e ? g_strstrip(g_strdup(e->value)) : NULL;
+	/* the planner's alternatives: auto (weighed) or no (never) */
+	static const char *const auto_no[] = { "auto", "no", NULL };
+	struct { const char *key; gboolean *no; } alts[] = {
+		{ "ptxas_edges", &pr->no_ptxas_edges }, { "pp_edges", &pr->no_pp_edges },
+		{ "syntax_stub", &pr->no_syntax_stub }, { "host_rank", &pr->no_host_rank },
+	};
+	for (gsize i = 0; i < G_N_ELEMENTS(alts); i++) {
+		if (!cf_get_choice(p, alts[i].key, auto_no, 0, &v, err))
+			return FALSE;
+		*alts[i].no = v == 1;
+	}
 	return TRUE;
 }
 

@@ -107,6 +107,12 @@ typedef struct {
 			      * planner's tail split */
 	char *runner;        /* the runner it was written for (cugen profile), or NULL */
 	double time_limit;   /* seconds a CI job may run; 0: none */
+	/* the planner's alternatives a profile takes away (key = no; auto,
+	 * the default, lets the planner weigh them) */
+	gboolean no_ptxas_edges; /* ptxas_edges = no: cicc and ptxas in one device edge */
+	gboolean no_pp_edges;    /* pp_edges = no: device preprocesses inside the device edges */
+	gboolean no_syntax_stub; /* syntax_stub = no: the host stub from a device edge */
+	gboolean no_host_rank;   /* host_rank = no: no stamp edges after host compiles */
 } Profile;
 #define PROFILE_AUTO (-1)
 

@@ -22,17 +22,14 @@ typedef struct {
 	char **kept;           /* those of defines that came from the build directory */
 	char **undefines;      /* -U SECTION.KEY */
 	gboolean reset, list_options;
-	char **debug;          /* -d MODE (timing, no-ptxas-edges, no-host-rank, ...) */
+	char **debug;          /* -d MODE (timing; modes only observe) */
 	char *trace, *costs;   /* plan --trace FILE [--costs BUILDDIR] */
 	char **regen;          /* arguments the regeneration edge uses instead */
 	gboolean verbose, json;
 	const Machine *machine;/* plan for this machine instead of probing (no CI profile then) */
 	gboolean no_history;   /* plan with the defaults, not the last build's measurements */
 	gboolean whole_device; /* no ptxas edges: device edges run cicc and ptxas (combine
-	                        * imports their images; -d no-ptxas-edges) */
-	gboolean no_rank;      /* no host_rank stamps (-d no-host-rank) */
-	gboolean no_syntax_stub; /* never a syntax-only stub edge (-d no-syntax-stub) */
-	gboolean no_pp_edges;  /* never pp edges (-d no-pp-edges) */
+	                        * imports their images; a profile's ptxas_edges = no too) */
 } SetupArgs;
 
 

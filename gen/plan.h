@@ -38,9 +38,9 @@ typedef struct {
 	const char *mem_from;            /* measured / default / job_memory */
 	Grouping chosen;                 /* the grouping built (its split_edges owned here) */
 	gboolean whole_device;           /* in: never ptxas edges (SetupArgs.whole_device) */
-	gboolean no_rank;                /* in: never host_rank (not the ninja backend) */
-	gboolean no_syntax_stub;         /* in: never the syntax-only stub (-d no-syntax-stub) */
-	gboolean no_pp_edges;            /* in: never pp edges (-d no-pp-edges) */
+	gboolean no_rank;                /* in: never host_rank (not the ninja backend, host_rank = no) */
+	gboolean no_syntax_stub;         /* in: never the syntax-only stub (syntax_stub = no) */
+	gboolean no_pp_edges;            /* in: never pp edges (pp_edges = no) */
 	gboolean may_group;              /* in: the graph may be small enough to weigh its groupings
 	                                  * (edges_may_group): built as a step graph, viewed (group.c) */
 	const char *trace;               /* in: write the simulated build here (plan --trace) */

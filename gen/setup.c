@@ -66,11 +66,13 @@ static const struct {
 	const char *name, *what;
 } debug_table[] = {
 	{ "timing", "print the milliseconds each phase took, on standard error" },
-	{ "no-ptxas-edges", "keep cicc and ptxas in one device edge (no ptxas edges)" },
-	{ "no-host-rank", "no stamp edges after host compiles for ninja >= 1.12" },
-	{ "no-syntax-stub", "the host stub from the first arch's device edge (no syntax-only edge)" },
-	{ "no-pp-edges", "device preprocesses inside the device edges (no pp edges)" },
 	{ "list", "list these modes" },
+};
+
+/* What the -d modes that changed the graph became: profile keys. */
+static const char *const moved_modes[][2] = {
+	{ "no-ptxas-edges", "ptxas_edges" }, { "no-host-rank", "host_rank" },
+	{ "no-syntax-stub", "syntax_stub" }, { "no-pp-edges", "pp_edges" },
 };
 
 static gboolean debug_modes(SetupArgs *a, const char *cmd, GError **err)
@@ -79,6 +81,13 @@ static gboolean debug_modes(SetupArgs *a, const char *cmd, GError **err)
 		guint i = 0;
 		while (i < G_N_ELEMENTS(debug_table) && strcmp(*d, debug_table[i].name) != 0)
 			i++;
+		for (gsize k = 0; i == G_N_ELEMENTS(debug_table) && k < G_N_ELEMENTS(moved_modes); k++)
+			if (strcmp(*d, moved_modes[k][0]) == 0) {
+				cg_usage_error(err, "-d %s changed the build graph: it is the profile key %s = no now "
+					       "(-D profile.NAME.%s=no --profile NAME; cugen.ini(5))", *d,
+					       moved_modes[k][1], moved_modes[k][1]);
+				return FALSE;
+			}
 		if (i == G_N_ELEMENTS(debug_table)) {
 			cg_usage_error(err, "unknown debugging mode '%s' (see 'cugen %s -d list')", *d, cmd);
 			return FALSE;
@@ -91,14 +100,6 @@ static gboolean debug_modes(SetupArgs *a, const char *cmd, GError **err)
 		}
 		if (strcmp(*d, "timing") == 0)
 			cg_timing_enable();
-		else if (strcmp(*d, "no-ptxas-edges") == 0)
-			a->whole_device = TRUE;
-		else if (strcmp(*d, "no-syntax-stub") == 0)
-			a->no_syntax_stub = TRUE;
-		else if (strcmp(*d, "no-pp-edges") == 0)
-			a->no_pp_edges = TRUE;
-		else
-			a->no_rank = TRUE;
 	}
 	return TRUE;
 }
@@ -335,10 +336,11 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 		gen->history_loading = g_thread_new("cugen-history", read_history, gen);
 	}
 	cg_timing("machine");
-	gen->plan.whole_device = a->whole_device;
-	gen->plan.no_syntax_stub = a->no_syntax_stub;
-	gen->plan.no_pp_edges = a->no_pp_edges;
-	gen->plan.no_rank = strcmp(a->backend, "ninja") != 0 || a->no_rank;
+	const Profile *prof = gen->c->profile;
+	gen->plan.whole_device = a->whole_device || prof->no_ptxas_edges;
+	gen->plan.no_syntax_stub = prof->no_syntax_stub;
+	gen->plan.no_pp_edges = prof->no_pp_edges;
+	gen->plan.no_rank = strcmp(a->backend, "ninja") != 0 || prof->no_host_rank;
 	gen->plan.may_group = edges_may_group(gen->resolved, PLAN_GROUP_EDGES);
 	gen->plan.trace = a->trace;
 	gen->plan.trace_costs = a->costs;

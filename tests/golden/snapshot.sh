@@ -115,7 +115,7 @@ for n in saxpy multi rdc cdp bench-A bench-B bench-C scale-40; do
 	done
 	measured "$n" ninja-measured-j16 --profile golden16
 	measured "$n" ninja-measured-j8 --profile golden8
-	measured "$n" ninja-measured-whole-j16 --profile golden16 -d no-ptxas-edges
+	measured "$n" ninja-measured-whole-j16 --profile golden16 -D profile.golden16.ptxas_edges=no
 	# ninja >= 1.12 (depth first): the rank stamps
 	(
 		PATH=$work/ninja-1.13.1:$PATH

@@ -6,7 +6,7 @@
 # edges after each host compile, the last an order-only input of the
 # TU's fatbin edge, and says why; cugen plan --json and .cugen/plan.ini
 # say so. With the real ninja (1.11 on Debian 12: file order),
-# -d no-host-rank, the make backend, 2 jobs, or split_compile = 0
+# host_rank = no, the make backend, 2 jobs, or split_compile = 0
 # before anything is measured (no tail split to take): none. The build
 # with them gives the same objects and program, byte for byte, as the
 # build without; a no-op does nothing; a re-setup with the measurements
@@ -38,7 +38,7 @@ new_ninja "$CUGEN" plan -B r --profile four | grep -q "^  host compiles ranked a
 new_ninja "$CUGEN" plan -B r --profile four --json | python3 -c 'import json, sys; sys.exit(0 if json.load(sys.stdin)["host_rank"] is True else 1)' || die "cugen plan --json: host_rank not true"
 grep -q '^host_rank=true$' r/.cugen/plan.ini || die ".cugen/plan.ini does not keep the choice"
 
-note "the real ninja ($real_version), -d no-host-rank, 2 jobs, split_compile = 0, the make backend"
+note "the real ninja ($real_version), host_rank = no, 2 jobs, split_compile = 0, the make backend"
 case $real_version in
 1.[0-9].* | 1.1[01].*)
 	run "$CUGEN" setup -B plain --profile four
@@ -52,9 +52,9 @@ case $real_version in
 	grep -q '^host_rank=true$' plain/.cugen/plan.ini || die "ninja $real_version: plan.ini does not keep host_rank"
 	;;
 esac
-new_ninja run "$CUGEN" setup -B off --profile four -d no-host-rank
-[ "$(rank_lines off/build.ninja)" = 0 ] || die "-d no-host-rank: stamp edges"
-grep -q '"-d" "no-host-rank"\|-d no-host-rank' off/build.ninja || die "-d no-host-rank: the regeneration edge forgets it"
+new_ninja run "$CUGEN" setup -B off --profile four -D profile.four.host_rank=no
+[ "$(rank_lines off/build.ninja)" = 0 ] || die "host_rank = no: stamp edges"
+grep -q 'host_rank=no' off/.cugen/args.ini || die "host_rank = no: the kept -D's forget it"
 new_ninja run "$CUGEN" setup -B two --profile two
 [ "$(rank_lines two/build.ninja)" = 0 ] || die "2 jobs: stamp edges"
 new_ninja run "$CUGEN" setup -B nosplit --profile nosplit

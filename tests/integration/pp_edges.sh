@@ -34,13 +34,16 @@ run "$CUGEN" setup -B one --profile one
 [ "$(edges one one dev-pp)" = 0 ] || die "one job: pp edges"
 grep -q 'cuda_pp_' one/build.ninja && die "one job: a pp rule in build.ninja"
 
-note "-d no-pp-edges and -d no-syntax-stub leave those out, and the regeneration keeps them"
-run "$CUGEN" setup -B nopp --profile big -d no-pp-edges -d no-syntax-stub
-[ "$(edges nopp big dev-pp)" = 0 ] || die "-d no-pp-edges: pp edges"
-grep -q 'cuda_stub_syntax' nopp/build.ninja && die "-d no-syntax-stub: a syntax-only stub"
-"$CUGEN" plan -B nopp --profile big -d no-pp-edges -d no-syntax-stub | grep -q 'device preprocesses as their own edges\|syntax-only' &&
-	die "cugen plan weighs what -d left out"
-grep -q -- '-d no-pp-edges -d no-syntax-stub' nopp/build.ninja || die "the regeneration edge forgets the -d modes"
+note "pp_edges = no and syntax_stub = no leave those out, and the regeneration keeps them"
+run "$CUGEN" setup -B nopp --profile big -D profile.big.pp_edges=no -D profile.big.syntax_stub=no
+[ "$(edges nopp big dev-pp)" = 0 ] || die "pp_edges = no: pp edges"
+grep -q 'cuda_stub_syntax' nopp/build.ninja && die "syntax_stub = no: a syntax-only stub"
+"$CUGEN" plan -B nopp --profile big | grep -q 'device preprocesses as their own edges\|syntax-only' &&
+	die "cugen plan weighs what the profile left out"
+grep -q 'pp_edges=no' nopp/.cugen/args.ini && grep -q 'syntax_stub=no' nopp/.cugen/args.ini ||
+	die "the kept -D's forget pp_edges and syntax_stub"
+"$CUGEN" setup -d no-pp-edges -B nopp >out.txt 2>&1 && die "-d no-pp-edges (a mode that changed the graph) accepted"
+grep -q 'it is the profile key pp_edges = no now' out.txt || { cat out.txt; die "-d no-pp-edges: no pointer to pp_edges"; }
 
 note "6 jobs: ptxas edges, after a cicc edge each; one job: none"
 [ "$(edges pp wide dev-cicc)" = 12 ] || { cat "$WORK/plan.json"; die "6 jobs: not 12 cicc edges"; }

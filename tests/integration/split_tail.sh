@@ -135,18 +135,18 @@ grep -q '^split_compile=0$' s/.cugen/plan.ini || die "1 s device compiles: plan.
 
 note "a split taken on guessed costs is weighed anew once they are measured"
 # (whole device edges: with ptxas edges the default costs take no split here)
-run "$CUGEN" setup -B g --profile eight -d no-ptxas-edges
-[ "$(split_lines g | wc -l)" -ge 1 ] || { "$CUGEN" plan -B g --profile eight -d no-ptxas-edges; die "8 cores, the default costs: no split"; }
+run "$CUGEN" setup -B g --profile eight -D profile.eight.ptxas_edges=no
+[ "$(split_lines g | wc -l)" -ge 1 ] || { "$CUGEN" plan -B g --profile eight -D profile.eight.ptxas_edges=no; die "8 cores, the default costs: no split"; }
 grep -q '^split_guessed=true$' g/.cugen/plan.ini || die "a split on guessed costs not marked so in plan.ini"
 history g 1 0.5
-run "$CUGEN" setup -B g --profile eight -d no-ptxas-edges
+run "$CUGEN" setup -B g --profile eight -D profile.eight.ptxas_edges=no
 grep -q '_split' g/build.ninja && die "measured 1 s device compiles: the guessed split stayed"
 grep -q '^split_compile=0$' g/.cugen/plan.ini || die "measured: plan.ini does not record no split"
 grep -q '^split_guessed' g/.cugen/plan.ini && die "measured: plan.ini still says guessed"
-run "$CUGEN" setup -B k --profile eight -d no-ptxas-edges
+run "$CUGEN" setup -B k --profile eight -D profile.eight.ptxas_edges=no
 sed -n 's/^split_edges=//p' k/.cugen/plan.ini >set.guessed
 history k 60 5
-run "$CUGEN" setup -B k --profile eight -d no-ptxas-edges
+run "$CUGEN" setup -B k --profile eight -D profile.eight.ptxas_edges=no
 sed -n 's/^split_edges=//p' k/.cugen/plan.ini | cmp -s - set.guessed || die "measured 60 s device compiles: the guessed split changed"
 grep -q '^split_guessed' k/.cugen/plan.ini && die "measured 60 s: plan.ini still says guessed"
 
