@@ -96,30 +96,12 @@ static gboolean outside_project(Im *im, const char *path)
 	return out;
 }
 
-/* How many leading components two absolute paths share. */
-static guint shared_components(const char *a, const char *b)
-{
-	guint n = 0;
-	for (gsize i = 1;; i++) {
-		gboolean ea = !a[i] || a[i] == '/', eb = !b[i] || b[i] == '/';
-		if (ea || eb) {
-			if (!(ea && eb))
-				return n;
-			n++;
-			if (!a[i] || !b[i])
-				return n;
-		} else if (a[i] != b[i]) {
-			return n;
-		}
-	}
-}
-
 /* A path as cugen.ini names it: relative to the file's directory where
  * it is in the project or beside it (a sibling directory of a monorepo:
  * two leading components shared); absolute elsewhere (/usr/include/x). */
 char *im_rel(Im *im, const char *path)
 {
-	if (shared_components(path, im->p->srcdir) >= 2)
+	if (cg_path_near(path, im->p->srcdir))
 		return cg_relpath(path, im->base);
 	return g_strdup(path);
 }

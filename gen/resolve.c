@@ -171,23 +171,6 @@ static void collect_user_libs(Target *t, GPtrArray *out, GHashTable *seen, GHash
 	}
 }
 
-/* How many leading components two absolute paths share ("/a/b/c" and
- * "/a/b/d": 2). */
-static guint shared_components(const char *a, const char *b)
-{
-	guint n = 0;
-	for (gsize i = 1;; i++) {
-		gboolean ea = !a[i] || a[i] == '/', eb = !b[i] || b[i] == '/';
-		if (ea != eb || (!ea && a[i] != b[i]))
-			return n;
-		if (ea) {
-			n++;
-			if (!a[i] || !b[i])
-				return n;
-		}
-	}
-}
-
 /* An include directory as the commands name it: a directory beside the
  * project (a repository's shared utils/ next to the project's directory:
  * two leading components shared) is relative to the build directory too,
@@ -195,7 +178,7 @@ static guint shared_components(const char *a, const char *b)
  * alike; one elsewhere (/usr/include/x, /opt/...) stays absolute. */
 static char *include_rel(Resolved *x, const char *abs)
 {
-	if (x->relative && !g_str_has_prefix(abs, x->c->srcdir) && shared_components(abs, x->c->srcdir) >= 2)
+	if (x->relative && !g_str_has_prefix(abs, x->c->srcdir) && cg_path_near(abs, x->c->srcdir))
 		return cg_relpath(abs, x->builddir);
 	return resolve_rel(x, abs);
 }

@@ -438,6 +438,22 @@ char *cg_abspath(const char *path)
 	return r;
 }
 
+gboolean cg_path_near(const char *a, const char *b)
+{
+	guint n = 0;
+	for (gsize i = 1; n < 2; i++) {
+		gboolean ea = !a[i] || a[i] == '/', eb = !b[i] || b[i] == '/';
+		if (ea != eb || (!ea && a[i] != b[i]))
+			return FALSE;
+		if (ea) {
+			n++;
+			if (!a[i] || !b[i])
+				break;
+		}
+	}
+	return n >= 2;
+}
+
 char *cg_relpath(const char *path, const char *dir)
 {
 	/* a normal path under a normal directory: what follows it */

@@ -137,6 +137,10 @@ char *cg_path_norm(const char *path);
 char *cg_path_join(const char *a, const char *b);
 char *cg_abspath(const char *path);
 char *cg_relpath(const char *path, const char *dir);
+/* Whether two absolute paths share their first two components
+ * ("/home/a/repo/utils" and "/home/a/repo/proj"): a directory beside a
+ * project, in the same repository, rather than one of the system's. */
+gboolean cg_path_near(const char *a, const char *b);
 
 /* Write n bytes to fd (retrying short writes and EINTR); FALSE and
  * errno on failure. */

@@ -73,6 +73,16 @@ static void test_paths(void)
 	}
 }
 
+static void test_path_near(void)
+{
+	g_assert_true(cg_path_near("/home/a/repo/utils", "/home/a/repo/proj"));
+	g_assert_true(cg_path_near("/home/a", "/home/a/repo"));
+	g_assert_false(cg_path_near("/usr/include/eigen3", "/usr2/src/proj"));
+	g_assert_false(cg_path_near("/usr/include", "/usr/src/proj"));
+	g_assert_false(cg_path_near("/home/ab/x", "/home/a/x"));
+	g_assert_false(cg_path_near("/home", "/home"));
+}
+
 static void test_json_string(void)
 {
 	/* what cugen writes, json-glib reads back as it was: quotes,
@@ -491,6 +501,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/util/paths", test_paths);
 	g_test_add_func("/util/split_list", test_split_list);
 	g_test_add_func("/util/json_string", test_json_string);
+	g_test_add_func("/util/path_near", test_path_near);
 	g_test_add_func("/util/suggest", test_suggest);
 	g_test_add_func("/depfile/parse_format", test_depfile);
 	g_test_add_func("/config/ok", test_config_ok);
