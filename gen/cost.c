@@ -241,6 +241,7 @@ void pl_set_costs(PlanGraph *pg, const History *h, const Config *c, const GraphI
 		PlanNode *x = pg_node(pg, e);
 		x->cost = cpu;
 		x->memory = rss;
+		x->from = st ? EST_MEASURED : med_cpu[bucket(e)] >= 0 ? EST_KIND : EST_DEFAULT;
 		if (e->kind != EK_PHONY && e->kind != EK_REGEN)
 			p->edges++;
 	}
@@ -248,3 +249,26 @@ void pl_set_costs(PlanGraph *pg, const History *h, const Config *c, const GraphI
 	g_free(stats);
 }
 
+gboolean plan_edge_estimate(const Plan *p, const Edge *e, EdgeEstimate *est)
+{
+	memset(est, 0, sizeof *est);
+	const PlanGraph *pg = p->costed;
+	if (!pg || e->graph != pg->g || e->serial >= pg->n)
+		return FALSE;
+	const PlanNode *x = pg_node(pg, e);
+	est->cost = x->cost;
+	est->memory = x->memory;
+	est->split = x->split;
+	est->from = x->from;
+	return x->from != EST_NONE;
+}
+
+const char *plan_estimate_from(EstimateFrom f)
+{
+	switch (f) {
+	case EST_MEASURED: return "measured";
+	case EST_KIND: return "median of its kind";
+	case EST_DEFAULT: return "default";
+	default: return "none";
+	}
+}

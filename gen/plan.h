@@ -90,6 +90,21 @@ void plan_arch_costs_free(GArray *costs);
  * work in load (n entries). */
 void plan_balance(GArray *costs, int n, char **archs, double *load);
 
+/* Where an edge's estimate came from: its own measurement in the last
+ * build, the median of its kind's measured edges (an added arch, a new
+ * TU), or the default table (cost.c). */
+typedef enum { EST_NONE, EST_MEASURED, EST_KIND, EST_DEFAULT } EstimateFrom;
+typedef struct {
+	double cost;        /* expected CPU seconds */
+	double memory;      /* expected peak bytes */
+	int split;          /* the tail split's --split-compile for it, or 0 */
+	EstimateFrom from;
+} EdgeEstimate;
+/* What the planner expects of an edge of the graph plan_make returned
+ * (`cugen plan -v`). FALSE for an edge it did not cost. */
+gboolean plan_edge_estimate(const Plan *p, const Edge *e, EdgeEstimate *est);
+const char *plan_estimate_from(EstimateFrom f);
+
 /* Will the build fit a CI job's time limit? */
 typedef struct {
 	double limit;           /* the profile's time_limit, seconds */

@@ -33,6 +33,7 @@ struct PlanNode {
 	Edge *e;
 	double cost;          /* expected CPU seconds (cost.c) */
 	double memory;        /* expected peak bytes (cost.c) */
+	EstimateFrom from;    /* where cost and memory came from (cost.c) */
 	double level;         /* cost of the longest chain from here (pl_bottom_levels) */
 	int split;            /* the --split-compile weighed for it (plan.c's tail
 	                       * split, an annotation; 0: its rule's) */

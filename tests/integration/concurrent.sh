@@ -65,7 +65,13 @@ run "$CUGEN" setup -B old -D cuda.flags=-O2
 note "two fresh setups write the same state (no process id of nvcc's in it)"
 run "$CUGEN" setup -B fresh1
 run "$CUGEN" setup -B fresh2
-cmp -s fresh1/.cugen/probe.ini fresh2/.cugen/probe.ini || { diff fresh1/.cugen/probe.ini fresh2/.cugen/probe.ini | head -5; die "two fresh setups' probe.ini differ"; }
+# (the dry runs' text is one line each: its \n's split for the diff)
+cmp -s fresh1/.cugen/probe.ini fresh2/.cugen/probe.ini || {
+	sed 's/\\n/\n/g' fresh1/.cugen/probe.ini >"$WORK/probe1"
+	sed 's/\\n/\n/g' fresh2/.cugen/probe.ini >"$WORK/probe2"
+	diff "$WORK/probe1" "$WORK/probe2" | head -20
+	die "two fresh setups' probe.ini differ"
+}
 
 note "probe directories of killed setups: swept when their process is gone and they are old"
 T=$WORK/tmp

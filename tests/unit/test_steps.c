@@ -5,9 +5,9 @@
  * Checked: one edge per tool run, typed by the kind table, with its arch,
  * TU and inputs/outputs by role, for each way the planner may group the
  * device steps (whole, pp edges, cicc and ptxas apart, syntax-only
- * stub, rank stamps); that each grouping's view of the one step graph
- * is that graph; and the planner's choices on it, costs in (an
- * edges.log), choices and predicted times out. No toolkit needed. */
+ * stub, rank stamps); and that each grouping's view of the one step
+ * graph is that graph. The planner's choices on costs in (an edges.log)
+ * are rows of tests/graphs/. No toolkit needed. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -389,147 +389,11 @@ static void test_steps_views(void)
 	views(TRUE); /* the fatbin embeds sm_80's PTX too */
 }
 
-/* ---- the planner's choices: costs in, choices and times out ---- */
-
-static Graph *build_for(void *data, const Grouping *gr, GraphInfo *info, GError **err)
-{
-	Project *p = data;
-	static GPtrArray *regen;
-	if (!regen)
-		regen = g_ptr_array_new();
-	const EdgeInputs in = { "/usr/bin/cugen", regen };
-	return edges_build(p->r, &in, gr, info, err);
-}
-
-/* plan_make for p on cores (32 GiB), with the last build's measurements
- * in log (edges.log's lines: output, step, KiB, CPU s, wall s; NULL:
- * nothing measured), as setup runs it (no ninja on PATH: ninja 1.11's
- * order, no rank stamps). The plan in *pl, its graph returned. */
-static Graph *planned(Project *p, const char *log, int cores, Plan *pl)
-{
-	char *state = g_build_filename(p->builddir, ".cugen", NULL);
-	g_assert_cmpint(g_mkdir_with_parents(state, 0755), ==, 0);
-	char *path = g_build_filename(state, "edges.log", NULL);
-	if (log)
-		g_assert_true(g_file_set_contents(path, log, -1, NULL));
-	else
-		g_unlink(path);
-	g_free(path);
-	g_free(state);
-	History *h = history_load(p->builddir);
-	const Machine m = { cores, "test", 32ull << 30, "test", NULL };
-	memset(pl, 0, sizeof *pl);
-	pl->may_group = edges_may_group(p->r, PLAN_GROUP_EDGES);
-	pl->no_rank = TRUE;
-	char *path_env = g_strdup(g_getenv("PATH"));
-	g_setenv("PATH", p->dir, TRUE); /* no ninja there */
-	GraphInfo info = { 0 };
-	GError *err = NULL;
-	Graph *g = plan_make(p->c, &m, h, build_for, p, &info, pl, &err);
-	g_setenv("PATH", path_env, TRUE);
-	g_free(path_env);
-	g_assert_no_error(err);
-	g_assert_nonnull(g);
-	if (g_test_verbose())
-		for (guint i = 0; i < pl->why->len; i++)
-			g_printerr("  %s\n", (char *)g_ptr_array_index(pl->why, i));
-	graph_info_clear(&info);
-	history_free(h);
-	return g;
-}
-
-/* One TU whose sm_80 compile (cicc 60 s) and host compile (50 s) are
- * long: the host compile waiting for the stub from the device edge makes
- * a 2 + 66 + 50 s chain; from a syntax-only edge it starts after a few
- * seconds. With a short host compile (1 s) the stub edge costs CPU and
- * saves nothing. */
-static void test_plan_syntax_stub(void)
-{
-	static const char *const logs[] = {
-		"obj/t/k.cu.p/fe.cpp\tgcc\t100000\t1\t1\nobj/t/k.cu.p/fe.cpp\tcudafe++\t100000\t1\t1\n"
-		"obj/t/k.cu.p/sm_80.cubin\tgcc\t100000\t1\t1\nobj/t/k.cu.p/sm_80.cubin\tcicc\t900000\t60\t60\n"
-		"obj/t/k.cu.p/sm_80.cubin\tptxas\t100000\t5\t5\nobj/t/k.cu.p/host.o\tgcc\t500000\t50\t50\n",
-		"obj/t/k.cu.p/fe.cpp\tgcc\t100000\t1\t1\nobj/t/k.cu.p/fe.cpp\tcudafe++\t100000\t1\t1\n"
-		"obj/t/k.cu.p/sm_80.cubin\tgcc\t100000\t1\t1\nobj/t/k.cu.p/sm_80.cubin\tcicc\t900000\t60\t60\n"
-		"obj/t/k.cu.p/sm_80.cubin\tptxas\t100000\t5\t5\nobj/t/k.cu.p/host.o\tgcc\t500000\t1\t1\n",
-	};
-	for (int long_host = 1; long_host >= 0; long_host--) {
-		Project p = { 0 };
-		project_open(&p, "k.cu main.cpp", FALSE);
-		Plan pl;
-		Graph *g = planned(&p, logs[!long_host], 2, &pl);
-		g_assert_cmpuint(pl.measured, >=, 3);
-		g_assert_cmpint(pl.chosen.syntax_stub, ==, long_host);
-		g_assert_cmpuint(count(g, EK_STUB), ==, 1);
-		const Edge *stub = edge_of(g, EK_STUB);
-		g_assert_cmpint(!stub->rule->copy, ==, long_host);
-		if (long_host) /* the host compile no longer waits for the device compile */
-			g_assert_cmpfloat(pl.estimate, <, 2 + 66 + 50 - 30);
-		plan_clear(&pl);
-		graph_free(g);
-		project_close(&p);
-	}
-}
-
-/* Nothing measured: cicc and ptxas as edges of their own on 2 cores
- * (small edges suffer least from wrong guesses), never on one. */
-static void test_plan_guessed(void)
-{
-	for (int cores = 2; cores >= 1; cores--) {
-		Project p = { 0 };
-		project_open(&p, "k.cu l.cu main.cpp", FALSE);
-		Plan pl;
-		Graph *g = planned(&p, NULL, cores, &pl);
-		g_assert_cmpuint(pl.measured, ==, 0);
-		g_assert_cmpint(pl.chosen.ptxas_edges, ==, cores > 1);
-		g_assert_cmpuint(count(g, EK_CICC), ==, cores > 1 ? 2 : 0);
-		g_assert_cmpint(pl.chosen.tail_split, ==, 0); /* below 4 cores */
-		plan_clear(&pl);
-		graph_free(g);
-		project_close(&p);
-	}
-}
-
-/* On 8 cores one long device compile ends the build alone: the tail
- * split gives it --split-compile 4 (cicc 100 s: 1.6x faster), and the
- * lowered graph's rule says so; on 2 cores none is weighed. */
-static void test_plan_tail_split(void)
-{
-	const char *log = "obj/t/k.cu.p/fe.cpp\tgcc\t100000\t1\t1\n"
-			  "obj/t/k.cu.p/sm_80.cubin\tgcc\t100000\t1\t1\n"
-			  "obj/t/k.cu.p/sm_80.cubin\tcicc\t900000\t100\t100\n"
-			  "obj/t/k.cu.p/sm_80.cubin\tptxas\t100000\t5\t5\n"
-			  "obj/t/k.cu.p/host.o\tgcc\t500000\t5\t5\n";
-	for (int cores = 8; cores >= 2; cores -= 6) {
-		Project p = { 0 };
-		project_open(&p, "k.cu main.cpp", FALSE);
-		Plan pl;
-		Graph *g = planned(&p, log, cores, &pl);
-		if (cores == 8) {
-			g_assert_cmpint(pl.chosen.tail_split, ==, 4);
-			g_assert_nonnull(pl.chosen.split_edges);
-			g_assert_true(g_hash_table_contains(pl.chosen.split_edges, "obj/t/k.cu.p/sm_80.cubin"));
-			const Edge *d = pl.chosen.ptxas_edges ? edge_of(g, EK_CICC) : edge_of(g, EK_DEV);
-			g_assert_cmpint(d->rule->split_compile, ==, 4);
-			g_assert_cmpfloat(pl.estimate, <, 100);
-		} else {
-			g_assert_cmpint(pl.chosen.tail_split, ==, 0);
-			g_assert_null(pl.chosen.split_edges);
-		}
-		plan_clear(&pl);
-		graph_free(g);
-		project_close(&p);
-	}
-}
-
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/steps/whole", test_steps_whole);
 	g_test_add_func("/steps/grouped", test_steps_grouped);
 	g_test_add_func("/steps/views", test_steps_views);
-	g_test_add_func("/plan/syntax_stub", test_plan_syntax_stub);
-	g_test_add_func("/plan/guessed", test_plan_guessed);
-	g_test_add_func("/plan/tail_split", test_plan_tail_split);
 	return g_test_run();
 }

@@ -1,0 +1,1 @@
+__global__ void k3(float *x) { x[0] = 1; }

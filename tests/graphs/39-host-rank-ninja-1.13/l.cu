@@ -1,0 +1,1 @@
+__global__ void l(float *x) { x[0] = 2; }
