@@ -8,9 +8,6 @@
 
 #include "util.h"
 
-/* A device view's preprocess (device gcc -E: 0.75 s a call, §8). */
-#define PP_COST 0.8
-
 /* A device edge that runs ptxas alone (the planner's ptxas edges): it
  * reads the PTX its cicc edge (EK_CICC) wrote. */
 gboolean pl_ptxas_only(const Edge *e)
@@ -18,37 +15,17 @@ gboolean pl_ptxas_only(const Edge *e)
 	return e->kind == EK_DEV && e->tools == TOOL_PTXAS;
 }
 
-/* Defaults before anything was measured: CPU seconds and peak GiB per
- * edge, each with where it came from. The lab's 4-TU CUB workload
- * (research/nvcc-pipeline.md section 8, "where the CPU goes") gave, per
- * arch, gcc -E 0.75 + cicc 11.5 + ptxas 4.0 s and, per TU, host gcc -E
- * 0.74 + cudafe++ 2.5 s and a host compile of 18.8 s. */
-enum {
-	C_DEV, C_DEV_SM75, C_PTXAS, C_PTXAS_SM75, C_CICC, C_DEVPP, C_NVCC_ARCH, C_NVCC_TU, C_FE, C_HOST,
-	C_STUB_SYNTAX, C_STUB_COPY, C_CC, C_DLINK, C_LINK, C_RANK, C_NONE, C_OTHER, C_COUNT
-};
+/* The default costs' rows and table (planknobs.h's DEFAULT_COSTS). */
+#define ROW(row, cpu, gib, from) row,
+enum { DEFAULT_COSTS(ROW) C_COUNT };
+#undef ROW
 static const struct {
 	double cpu, gib;
 	const char *from;
 } defaults[C_COUNT] = {
-	[C_DEV] = { 16.3, 1.0, "gcc -E 0.75 + cicc 11.5 + ptxas 4.0 s per arch (lab workload)" },
-	[C_DEV_SM75] = { 19.6, 1.0, "the same for sm_75, whose ptxas took 7.3 s" },
-	[C_PTXAS] = { 4.0, 0.2, "ptxas alone (a ptxas edge), per arch" },
-	[C_PTXAS_SM75] = { 7.3, 0.2, "ptxas alone for sm_75" },
-	[C_CICC] = { PP_COST + 11.5, 1.0, "the device preprocess and cicc (less PP_COST with pp edges)" },
-	[C_DEVPP] = { PP_COST, 0.2, "the device preprocess alone" },
-	[C_NVCC_ARCH] = { 16.3, 1.0, "one nvcc per TU: a device compile per arch (GiB per --threads)" },
-	[C_NVCC_TU] = { 22, 0, "... plus its front end and host compile" },
-	[C_FE] = { 3.3, 0.6, "host gcc -E 0.74 + cudafe++ 2.5 s per TU" },
-	[C_HOST] = { 18.8, 0.5, "the host compile of a CUDA TU" },
-	[C_STUB_SYNTAX] = { 4.6, 1.0, "a syntax-only stub: the preprocess and a third of cicc" },
-	[C_STUB_COPY] = { 0.01, 0.01, "a stub copied from an arch's cicc" },
-	[C_CC] = { 1, 0.3, "a C or C++ TU (guessed: small)" },
-	[C_DLINK] = { 1, 0.3, "nvlink, or the host side of a device link (guessed)" },
-	[C_LINK] = { 1, 0.5, "a link (guessed)" },
-	[C_RANK] = { 0.002, 0.001, "touch (a rank stamp)" },
-	[C_NONE] = { 0, 0, "phony and regeneration edges" },
-	[C_OTHER] = { 0.05, 0.05, "anything else (copies, archives, manifests)" },
+#define ROW(row, cpu, gib, from) [row] = { cpu, gib, from },
+	DEFAULT_COSTS(ROW)
+#undef ROW
 };
 
 static int default_row(const Edge *e)

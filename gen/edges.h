@@ -1,7 +1,9 @@
 /* edges.h -- turning the resolved project into build edges.
  *
- * Owns: the per-arch CUDA recipe of DESIGN.md as graph edges (fe, dev per
- * arch, fatbin, host, embed), the split = tu fallback (one nvcc -c per TU),
+ * Owns: the per-arch CUDA recipe as graph edges: the steps nvcc --dryrun
+ * prints for all archs at once, cut into a front end (host preprocess and
+ * cudafe++), a device compile per arch, the fatbinary and the host
+ * compile (fe, dev per arch, fatbin, host, embed), the split = tu fallback (one nvcc -c per TU),
  * host C/C++ compiles, archives, links, phony targets (each target,
  * arch-sm_XX, all), compile_commands.json entries and file naming under
  * BUILDDIR/obj. Made by edges.c, ruletext.c, recipe.c, tuedges.c and link.c

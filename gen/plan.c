@@ -10,49 +10,7 @@
 #include "spawn.h"
 #include "util.h"
 
-/* ---- the planner's knobs, each with where it came from ---- */
-
-/* (SIM_EDGES, plan_int.h: the largest graph simulated) */
-/* The estimates' spread each way, for graphs of up to PLAN_GROUP_EDGES:
- * 20% once half the edges are measured (the spread of one edge's time
- * between two builds of workload A, bench/RESULTS.md), twice that
- * before (and by TU too: simulate.c's varied()). Larger graphs are
- * simulated as estimated. */
-#define SPREAD_MEASURED 0.2
-#define SPREAD_GUESSED 0.4
-/* A last setup's choice changes only when the other saves this many
- * seconds (as well as the share prefer() asks). */
-#define CHANGE_SECONDS 2
-/* The tail split and the rank stamps: from TAIL_CORES cores (below, the
- * simulator gave workload B's last device compile split in two about 1%
- * on 2 cores); --split-compile 4 from 8 cores, else 2 (a split of 4 on
- * one heavy TU: 1.5-1.75x, of 2: 1.27x, bench/RESULTS.md). */
-#define TAIL_CORES 4
-#define TAIL_SC(cores) ((cores) >= 8 ? 4 : 2)
-
-/* Each alternative's bars (prefer()): margin, how much faster its
- * simulated build must be for it to be taken (0.97: by 3%); gain, the
- * seconds it must save too; change, the share of the build a switch
- * reruns, which a last setup's choice must be beaten by (CHANGE_FLOOR at
- * least). The margins were set by hand; bench/alternatives.sh measures
- * what each alternative saves where it is taken (bench/RESULTS.md: 3% or
- * more on some build of workload A, each). */
-typedef struct {
-	double margin, gain, change;
-} Bars;
-/* the stub edges rerun, the host compiles only if a stub changed */
-static const Bars SYNTAX_STUB_BARS = { .margin = 0.97, .gain = 0, .change = 0.03 };
-/* every device compile reruns */
-static const Bars PP_EDGES_BARS = { .margin = 0.99, .gain = 0, .change = 0.1 };
-static const Bars PTXAS_EDGES_BARS = { .margin = 0.99, .gain = 0, .change = 0.1 };
-/* before any device compile is measured: taken unless 10% slower (the
- * simulations of measured workload A and B builds ran faster with them
- * in every case, 3% on average, bench/RESULTS.md) */
-static const Bars PTXAS_EDGES_GUESSED_BARS = { .margin = 1.1, .gain = -G_MAXDOUBLE, .change = 0.1 };
-/* only the stamps rerun */
-static const Bars NO_RANK_BARS = { .margin = 1, .gain = 0, .change = 0.01 };
-/* it changes the code of the edges it splits: 5% and 2 s */
-static const Bars TAIL_SPLIT_BARS = { .margin = 0.95, .gain = 2, .change = 0.1 };
+/* (every number the planner decides by: planknobs.h) */
 
 void plan_clear(Plan *p)
 {
@@ -90,13 +48,6 @@ static gboolean probe_ninja(Plan *p, GError **err)
  * saves a share `change` of the time and 2 s: a changed choice changes
  * commands, and a re-setup with new measurements (which vary from build
  * to build) should not rebuild for a little. */
-/* The least share `change` can be: about twice the largest run-to-run
- * spread (11%) of the ratio of two alternatives' expected times, each
- * from one build's measurements, over repeated builds on a loaded 2-core
- * machine (bench/noise.sh, bench/RESULTS.md). Below it a re-setup would
- * flip choices on noise. */
-#define CHANGE_FLOOR 0.2
-
 static gboolean prefer(double t_alt, double t_cur, int prev, const Bars *b)
 {
 	const double change = MAX(b->change, CHANGE_FLOOR);
@@ -123,8 +74,10 @@ static double evaluate(PlanGraph *pg, Plan *p, int threads, const char **how)
 	}
 	/* the estimates' spread: wide before anything was measured; large
 	 * graphs (no alternatives to weigh) are simulated as estimated */
-	double amp = pg->n > PLAN_GROUP_EDGES ? 0 : p->measured * 2 >= p->edges ? SPREAD_MEASURED : SPREAD_GUESSED;
-	return pl_order_best(pg, p, threads, amp, how);
+	const Spread measured = { SPREAD_EDGE, 0, SPREAD_SAMPLES };
+	const Spread guessed = { SPREAD_EDGE, SPREAD_TU, SPREAD_GUESSED_SAMPLES };
+	const Spread *sp = pg->n > PLAN_GROUP_EDGES ? NULL : p->measured * 2 >= p->edges ? &measured : &guessed;
+	return pl_order_best(pg, p, threads, sp, how);
 }
 
 /* A choice that changes the graph, for plan_make to weigh: how cugen
@@ -485,7 +438,7 @@ static void plan_machine(Plan *p, const Profile *pr, const Machine *m)
 		p->cores = pr->jobs;
 		p->cores_from = "profile jobs";
 	}
-	p->memory = m->memory ? m->memory : (guint64)(8 * GiB);
+	p->memory = m->memory ? m->memory : (guint64)(DEFAULT_MEMORY_GIB * GiB);
 	p->memory_from = m->memory ? m->memory_from : "unknown, assumed";
 	if (pr->memory > 0) {
 		p->memory = pr->memory;

@@ -19,6 +19,7 @@
 #include "graph.h"
 #include "history.h"
 #include "machine.h"
+#include "planknobs.h"
 
 /* The planner's graph: the chosen graph's edges with their estimates
  * (plan_int.h). */
@@ -64,9 +65,8 @@ typedef struct {
  * the step graph (group_step_graph) and, once chosen, the lowering. */
 typedef Graph *(*GraphBuilder)(void *data, const Grouping *gr, GraphInfo *info, GError **err);
 
-/* The most edges (of the graph with the fewest) for which the planner
- * weighs groupings, each by a simulated build. */
-#define PLAN_GROUP_EDGES 4000
+/* (PLAN_GROUP_EDGES, the most edges for which the planner weighs
+ * groupings: planknobs.h) */
 
 /* Decide (on views of one step graph where p->may_group), build the
  * chosen graph, size its pools and order its edges. */

@@ -8,7 +8,8 @@
  * PlanGraph, critical path, edge order, the simulation of ninja running
  * the graph, the trace), pools.c (the pools' depths), plan.c (the
  * choices and their reasons: plan_make) and shardplan.c (per-arch
- * costs, shard balancing, CI time limits).
+ * costs, shard balancing, CI time limits). Every number they decide by
+ * is in planknobs.h.
  */
 #ifndef CUGEN_PLAN_INT_H
 #define CUGEN_PLAN_INT_H
@@ -20,11 +21,13 @@
 
 #define GiB 1073741824.0
 
-/* Graphs up to SIM_EDGES edges are simulated, edge by edge, as ninja
- * would run them (a simulation of 20,000 edges takes a setup a few ms);
- * larger ones are ordered longest remaining chain first, their time the
- * work over the cores or the critical path, and get no trace. */
-#define SIM_EDGES 20000
+/* How a simulation varies the estimates (planknobs.h's spread): each
+ * edge by up to edge, each TU's edges together by up to tu, averaged
+ * over samples runs. NULL: as estimated. */
+typedef struct {
+	double edge, tu;
+	int samples;
+} Spread;
 
 /* What the planner knows of one edge: its estimates, its annotation and
  * the simulation's scratch. The graph's edges carry none of it. */
@@ -100,7 +103,7 @@ void pl_sort_ranked(Ranked *v, guint n);
 void pl_order_edges(PlanGraph *pg, int defer, GRand *noise);
 int pl_pool_of(const Edge *e);
 double pl_simulate(PlanGraph *pg, const Plan *p, int threads, double *start, FILE *trace);
-double pl_order_best(PlanGraph *pg, const Plan *p, int threads, double amp, const char **how);
+double pl_order_best(PlanGraph *pg, const Plan *p, int threads, const Spread *sp, const char **how);
 void pl_write_trace(PlanGraph *pg, const Plan *p, const Config *c, const GraphInfo *info, int threads);
 
 #endif

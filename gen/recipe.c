@@ -1,4 +1,4 @@
-/* recipe.c -- the rules of the per-arch CUDA recipe (DESIGN.md): the
+/* recipe.c -- the rules of the per-arch CUDA recipe (edges.h): the
  * front end (host preprocess + cudafe++), the device preprocess, the
  * device compile per arch (whole, or cicc and ptxas apart, with the
  * planner's tail split), the host stub (from an arch's cicc or a
@@ -467,7 +467,7 @@ gboolean ed_stub_from_pp(const Ctx *x)
 
 /* The host stub from a cheap edge: the stub arch's device preprocess and
  * cicc --device-syntax-only (as nvcc -fdevice-syntax-only runs it), so the
- * host compile need not wait for a full device compile (DESIGN.md). With
+ * host compile need not wait for a full device compile. With
  * pp edges the view is the stub arch's pp edge's output (the same gcc -E
  * command): cicc reads it, and the edge needs no depfile, since that
  * output changes with every header of the view. */

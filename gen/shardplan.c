@@ -184,12 +184,12 @@ void plan_time_check(const Plan *p, const char *builddir, double limit, int want
 		for (int n = 1; n <= (int)costs->len; n++) {
 			double w = shard_wall(costs, n, fe_work, fe_max + dev_max, tc->cores);
 			tc->shard_estimate = w;
-			if (w <= 0.9 * limit) {
+			if (w <= TIME_LIMIT_SHARE * limit) {
 				tc->shards = n;
 				break;
 			}
 		}
-		if (tc->combine_estimate > 0.9 * limit)
+		if (tc->combine_estimate > TIME_LIMIT_SHARE * limit)
 			tc->shards = -1;
 	}
 	plan_arch_costs_free(costs);
@@ -214,7 +214,7 @@ char *plan_time_warning(const TimeCheck *tc, const char *profile, const char *ru
 				       "the combine job about %s)", tc->shards, tc->shards == 1 ? "" : "s", tc->shards, sh, co);
 		g_free(sh);
 		g_free(co);
-	} else if (tc->combine_estimate > 0.9 * tc->limit) {
+	} else if (tc->combine_estimate > TIME_LIMIT_SHARE * tc->limit) {
 		char *co = units_format_duration(tc->combine_estimate);
 		g_string_append_printf(w, "sharding by arch cannot fit: the combine job alone takes about %s; use a larger runner", co);
 		g_free(co);

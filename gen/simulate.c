@@ -444,8 +444,6 @@ double pl_simulate(PlanGraph *pg, const Plan *p, int threads, double *start, FIL
 	return t;
 }
 
-#define SAMPLES 8
-
 /* A number in [0, 1) from a string's hash and a sample number. */
 static double draw(guint32 h, guint k)
 {
@@ -476,29 +474,25 @@ static EdgeSeed edge_seed(const Edge *e)
 	return s;
 }
 
-/* An edge's cost in sample k, varied by up to amp each way: by its TU
- * (every edge of one source file shares a factor: a heavy TU is heavy
- * in every arch, and nothing before its first build says which TU that
- * is) and by the edge itself. */
-#define EDGE_SPREAD 0.2
-#define TU_SPREAD 0.35
-static double varied(const EdgeSeed *s, double cost, guint k, double amp)
+/* An edge's cost in sample k, varied as sp says: by its TU (every edge
+ * of one source file shares a factor) and by the edge itself. */
+static double varied(const EdgeSeed *s, double cost, guint k, const Spread *sp)
 {
 	double f = 1;
-	if (s->has_source && amp > EDGE_SPREAD)
-		f *= 1 + TU_SPREAD * (2 * draw(s->source, k) - 1);
+	if (s->has_source && sp->tu > 0)
+		f *= 1 + sp->tu * (2 * draw(s->source, k) - 1);
 	if (s->has_out)
-		f *= 1 + MIN(amp, EDGE_SPREAD) * (2 * draw(s->out, k + 1000) - 1);
+		f *= 1 + sp->edge * (2 * draw(s->out, k + 1000) - 1);
 	return cost * f;
 }
 
 /* The simulated wall time of the graph as ordered, averaged over costs
- * varied by up to amp (0.2: 20%) each way: real edges differ from their
+ * varied as sp says (NULL: as estimated): real edges differ from their
  * estimates, and equal default costs would make waves of jobs that no
  * build has. The variations come from varied(). */
-static double robust_time(PlanGraph *pg, const Plan *p, int threads, double amp)
+static double robust_time(PlanGraph *pg, const Plan *p, int threads, const Spread *sp)
 {
-	if (amp <= 0)
+	if (!sp || sp->samples <= 0)
 		return pl_simulate(pg, p, threads, NULL, NULL);
 	Graph *g = pg->g;
 	guint n = g->edges->len;
@@ -510,10 +504,10 @@ static double robust_time(PlanGraph *pg, const Plan *p, int threads, double amp)
 		cost[i] = nd[i]->cost;
 		seed[i] = edge_seed(nd[i]->e);
 	}
-	const int samples = amp > EDGE_SPREAD ? 4 * SAMPLES : SAMPLES;
+	const int samples = sp->samples;
 	for (int k = 0; k < samples; k++) {
 		for (guint i = 0; i < n; i++)
-			nd[i]->cost = varied(&seed[i], cost[i], (guint)k, amp);
+			nd[i]->cost = varied(&seed[i], cost[i], (guint)k, sp);
 		sum += pl_simulate(pg, p, threads, NULL, NULL);
 	}
 	for (guint i = 0; i < n; i++)
@@ -524,24 +518,17 @@ static double robust_time(PlanGraph *pg, const Plan *p, int threads, double amp)
 	return sum / samples;
 }
 
-/* An order replaces the best so far when it simulates this much faster
- * (half a percent: less is the simulation's own noise). */
-#define ORDER_GAIN 0.995
-/* The jittered orders tried: at most ORDER_TRIES, and at most
- * ORDER_BUDGET simulated edges in all (a few long edges on few cores are
- * where the order matters; a simulated edge costs about 0.5 us). */
-#define ORDER_TRIES 100u
-#define ORDER_BUDGET 20000u
+/* (ORDER_GAIN, ORDER_TRIES, ORDER_BUDGET: planknobs.h) */
 
 /* Orders the edges for the shortest simulated build. Starts from longest
  * remaining chain first, and the same with the host compiles after
  * everything else; then tries orders with the chain lengths jittered by
  * up to 30% (a fixed seed: the same inputs give the same file), which
  * finds packings of a few long edges on few cores that the greedy order
- * misses. Each order is scored by robust_time (costs varied by amp), so
+ * misses. Each order is scored by robust_time (costs varied as sp says), so
  * a packing that only works for the estimates exactly is not chosen.
  * Returns that time; *how says which order won. */
-double pl_order_best(PlanGraph *pg, const Plan *p, int threads, double amp, const char **how)
+double pl_order_best(PlanGraph *pg, const Plan *p, int threads, const Spread *sp, const char **how)
 {
 	Graph *g = pg->g;
 	double cpl, work;
@@ -549,21 +536,22 @@ double pl_order_best(PlanGraph *pg, const Plan *p, int threads, double amp, cons
 	guint n = g->edges->len;
 	gpointer *best_order = g_new(gpointer, n);
 	pl_order_edges(pg, -1, NULL);
-	double plain = robust_time(pg, p, threads, amp), best = plain;
+	double plain = robust_time(pg, p, threads, sp), best = plain;
 	memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
 	*how = "longest remaining chain first";
 	pl_order_edges(pg, EK_HOST, NULL);
-	double t = robust_time(pg, p, threads, amp);
+	double t = robust_time(pg, p, threads, sp);
 	if (t < best * ORDER_GAIN) {
 		best = t;
 		memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));
 		*how = "longest remaining chain first, host compiles after the device work";
 	}
-	guint tries = amp > EDGE_SPREAD ? 0 : MIN(ORDER_TRIES, ORDER_BUDGET / ((amp > 0 ? SAMPLES : 1) * MAX(n, 1u)));
+	/* (none on guessed costs, each order simulated SPREAD_GUESSED_SAMPLES times) */
+	guint tries = sp && sp->tu > 0 ? 0 : MIN(ORDER_TRIES, ORDER_BUDGET / ((sp ? sp->samples : 1) * MAX(n, 1u)));
 	GRand *r = g_rand_new_with_seed(20261129);
 	for (guint i = 0; i < tries; i++) {
 		pl_order_edges(pg, i % 2 ? EK_HOST : -1, r);
-		t = robust_time(pg, p, threads, amp);
+		t = robust_time(pg, p, threads, sp);
 		if (t < best * ORDER_GAIN) {
 			best = t;
 			memcpy(best_order, g->edges->pdata, n * sizeof(gpointer));

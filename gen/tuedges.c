@@ -389,7 +389,7 @@ void ed_cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const char
 	ed_render_arg(c, x->tk->nvcc);
 	GPtrArray *args = resolve_with_gencode(s->nvcc_args, s->build, s->t->lto ? GENCODE_LTO : GENCODE_COMPILE);
 	if (!archset_equal(s->build, s->project)) {
-		/* keep the pinned list when building a subset (SPEC §2) */
+		/* keep the pinned list when building a subset (--archs, cugen(1)) */
 		GString *list = g_string_new(NULL);
 		for (guint i = 0; i < s->project->archs->len; i++) {
 			int n = g_array_index(s->project->archs, Arch, i).num * 10;

@@ -1,7 +1,7 @@
 /* util.h -- errors, warnings, quoting, paths and atomic file output.
  *
- * Owns: the error domain and the one-line error format of SPEC.md §1
- * ("FILE:LINE: error: MESSAGE" / "error: MESSAGE"), shell and ninja
+ * Owns: the error domain and the one-line error format of cugen(1)'s
+ * DIAGNOSTICS ("FILE:LINE: error: MESSAGE" / "error: MESSAGE"), shell and ninja
  * quoting, "did you mean" suggestions, path helpers, the staging of
  * output files so that a failed run leaves the build directory untouched,
  * the fast appends, hash and hash table that setup at scale needs,
