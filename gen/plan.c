@@ -4,6 +4,7 @@
  * plan.h, and plan_int.h for the other files of the planner. */
 #include "plan_int.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "group.h"
@@ -127,18 +128,39 @@ static void view_candidate(const Weigh *w, Candidate *k, const Grouping *alt)
 }
 
 /* Whether to take alternative a (expected t_alt against t_cur), with
- * cugen plan's line for it. */
+ * cugen plan's line for it: the choice and its expected time, then the
+ * other's. Where the choice is not the faster (as shown, to the second),
+ * the line says what kept it: the last setup's choice (a switch must
+ * save a share of the build and CHANGE_SECONDS), or the bar the faster
+ * one did not clear (or the one the slower cleared). */
 static gboolean decide(const Alternative *a, double t_alt, double t_cur, Plan *p)
 {
 	const Bars first = { a->bars.margin, a->bars.gain, 0 };
-	const char *note = a->prev >= 0 && prefer(t_alt, t_cur, -1, &first) != prefer(t_alt, t_cur, a->prev, &a->bars)
-			   ? ", as in the last setup" : "";
-	if (prefer(t_alt, t_cur, a->prev, &a->bars)) {
-		pl_why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->taken, t_alt, a->kept_short, t_cur, note);
-		return TRUE;
+	const gboolean fresh = prefer(t_alt, t_cur, -1, &first);
+	const gboolean take = prefer(t_alt, t_cur, a->prev, &a->bars);
+	const double t_ch = take ? t_alt : t_cur, t_other = take ? t_cur : t_alt;
+	GString *why = g_string_new(NULL);
+	g_string_printf(why, "%s: expected %.0f s (%s: %.0f s", take ? a->taken : a->kept, t_ch,
+			take ? a->kept_short : a->taken_short, t_other);
+	const gboolean slower = round(t_ch) > round(t_other);
+	if (a->prev >= 0 && fresh != take) {
+		g_string_append_printf(why, "; the last setup's choice, kept: a switch must save %.0f%% and %d s",
+				       100 * MAX(a->bars.change, CHANGE_FLOOR), CHANGE_SECONDS);
+	} else if (slower && take) {
+		g_string_append_printf(why, "; taken unless %.0f%% slower", 100 * (a->bars.margin - 1));
+	} else if (slower) {
+		g_string_append_printf(why, "; taken only when %.0f%% faster", 100 * (1 - a->bars.margin));
+		if (a->bars.gain > 0)
+			g_string_append_printf(why, " and %.0f s", a->bars.gain);
+	} else if (!take && t_alt < t_cur) {
+		g_string_append_printf(why, ", short of the %.0f%%", 100 * (1 - a->bars.margin));
+		if (a->bars.gain > 0)
+			g_string_append_printf(why, " and %.0f s", a->bars.gain);
+		g_string_append(why, " that would take it");
 	}
-	pl_why(p, "%s: expected %.0f s (%s: %.0f s%s)", a->kept, t_cur, a->taken_short, t_alt, note);
-	return FALSE;
+	g_string_append(why, ")");
+	g_ptr_array_add(p->why, g_string_free(why, FALSE));
+	return take;
 }
 
 /* Keeps whichever of the evaluated candidate k (choices alt) and the
