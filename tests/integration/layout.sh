@@ -1,24 +1,36 @@
 #!/bin/sh
-# layout.sh -- the source tree keeps the shape a newcomer can read: no
-# file of gen/ (or gen/run/, what build.ninja runs) over 800 lines, no two
-# files of the same name there, no circle in which modules include each
-# other (X_int.h belongs to module X), every file opens with a comment
-# saying what it owns, and getenv() reads only the variables cugen(1)
-# documents.
+# layout.sh -- the source tree keeps the shape a newcomer can read: the
+# sources in gen/STAGE/ (one folder per stage of a setup, and gen/run/,
+# what build.ninja runs), each folder named in doc/hacking.md's map with
+# exactly its files, no file over 800 lines, no two files of the same
+# name, no circle in which modules include each other (X_int.h belongs
+# to module X), every file opens with a comment saying what it owns, and
+# getenv() reads only the variables cugen(1) documents.
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "no python3"
 python3 - "$SRC" <<'PY' || die "the source layout"
 import os, re, sys
 src = sys.argv[1]
-dirs = [os.path.join(src, "gen"), os.path.join(src, "gen", "run")]
+gen = os.path.join(src, "gen")
+dirs = sorted(d for d in os.listdir(gen) if os.path.isdir(os.path.join(gen, d)))
 where = {}
 bad = []
+for f in os.listdir(gen):
+    if f.endswith((".c", ".h")):
+        bad.append("gen/%s: outside the stage folders" % f)
+hacking = open(os.path.join(src, "doc", "hacking.md")).read()
 for d in dirs:
-    for f in os.listdir(d):
+    # the map: a row naming `gen/DIR/` and each of its files
+    row = [l for l in hacking.splitlines() if "`gen/%s/`" % d in l]
+    if not row:
+        bad.append("gen/%s/: not in doc/hacking.md's map" % d)
+    for f in os.listdir(os.path.join(gen, d)):
         if f.endswith((".c", ".h")):
             if f in where:
-                bad.append("%s: in gen/ and gen/run/ (one obj/ for both)" % f)
-            where[f] = os.path.join(d, f)
+                bad.append("%s: in two folders (one obj/ for all)" % f)
+            where[f] = os.path.join(gen, d, f)
+            if f.endswith(".c") and row and "`%s`" % f not in "".join(row):
+                bad.append("gen/%s/%s: not on its folder's row of doc/hacking.md" % (d, f))
 files = sorted(where)
 for f in files:
     text = open(where[f]).read()
