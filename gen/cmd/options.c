@@ -147,11 +147,6 @@ GPtrArray *options_regen_args(const SetupArgs *a, const char *ini, const char *b
 		g_ptr_array_add(r, g_strdup("--backend"));
 		g_ptr_array_add(r, g_strdup(a->backend));
 	}
-	/* the modes that change the graph: a regeneration keeps the same one */
-	for (char **d = a->debug; d && *d; d++)
-		if (strcmp(*d, "timing") != 0) {
-			g_ptr_array_add(r, g_strdup("-d"));
-			g_ptr_array_add(r, g_strdup(*d));
-		}
+	/* (the -d modes only observe: a regeneration runs without them) */
 	return r;
 }

@@ -22,7 +22,8 @@ typedef struct {
 	char **kept;           /* those of defines that came from the build directory */
 	char **undefines;      /* -U SECTION.KEY */
 	gboolean reset, list_options;
-	char **debug;          /* -d MODE (timing; modes only observe) */
+	char **debug;          /* -d MODE (timing, explain; modes only observe) */
+	gboolean explain;      /* -d explain */
 	char *trace, *costs;   /* plan --trace FILE [--costs BUILDDIR] */
 	char **regen;          /* arguments the regeneration edge uses instead */
 	gboolean verbose, json;

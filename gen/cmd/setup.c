@@ -23,6 +23,7 @@
 #include "config.h"
 #include "edges.h"
 #include "envflags.h"
+#include "explain.h"
 #include "graph.h"
 #include "history.h"
 #include "install.h"
@@ -66,6 +67,7 @@ static const struct {
 	const char *name, *what;
 } debug_table[] = {
 	{ "timing", "print the milliseconds each phase took, on standard error" },
+	{ "explain", "say which commands this setup changes in the build file, and how, on standard error" },
 	{ "list", "list these modes" },
 };
 
@@ -100,6 +102,8 @@ static gboolean debug_modes(SetupArgs *a, const char *cmd, GError **err)
 		}
 		if (strcmp(*d, "timing") == 0)
 			cg_timing_enable();
+		if (strcmp(*d, "explain") == 0)
+			a->explain = TRUE;
 	}
 	return TRUE;
 }
@@ -587,6 +591,16 @@ int cmd_setup(int argc, char **argv)
 	}
 	if (!setup_generate(&a, &gen, &err))
 		goto out;
+	if (a.explain && strcmp(a.backend, "ninja") == 0) {
+		char *file = NULL;
+		Graph *old = explain_read(a.builddir, &file);
+		explain_print(old, file, gen.g, gen.history, &gen.plan.chosen, &a);
+		if (old)
+			graph_free(old);
+		g_free(file);
+	} else if (a.explain) {
+		cg_warn("-d explain reads the ninja backend's build file; the %s backend's is not read", a.backend);
+	}
 	if (!setup_write(&a, &gen, &err))
 		goto out;
 	char *written = strcmp(a.backend, "automake") == 0 ? g_build_filename(gen.c->srcdir, "cugen.mk", NULL)
