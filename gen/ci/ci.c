@@ -283,12 +283,12 @@ int cmd_ci(int argc, char **argv)
 	TimeCheck tc;
 	plan_time_check(&gen.plan, gen.builddir, r->time_limit, nshards, &tc);
 	if (r->time_limit > 0 &&
-	    (tc.want_shard_estimate > 0.9 * r->time_limit || tc.combine_estimate > 0.9 * r->time_limit)) {
+	    (tc.want_shard_estimate > TIME_LIMIT_SHARE * r->time_limit || tc.combine_estimate > TIME_LIMIT_SHARE * r->time_limit)) {
 		int fit = 0;
 		for (int n = nshards + 1; !fit && n <= (int)costs->len; n++) {
 			TimeCheck t;
 			plan_time_check(&gen.plan, gen.builddir, r->time_limit, n, &t);
-			if (t.want_shard_estimate <= 0.9 * r->time_limit && t.combine_estimate <= 0.9 * r->time_limit)
+			if (t.want_shard_estimate <= TIME_LIMIT_SHARE * r->time_limit && t.combine_estimate <= TIME_LIMIT_SHARE * r->time_limit)
 				fit = n;
 		}
 		char *sh = units_format_duration(tc.want_shard_estimate), *co = units_format_duration(tc.combine_estimate);
@@ -296,8 +296,8 @@ int cmd_ci(int argc, char **argv)
 		char *advice = fit ? g_strdup_printf("use --shards %d", fit)
 				   : g_strdup("no number of shards fits: use a larger --runner");
 		cg_error(&err, "with %d shard%s the longest shard job would take about %s and the combine job about %s "
-			       "on %s (%d cores), over 90%% of its %s job limit: %s",
-			 nshards, nshards == 1 ? "" : "s", sh, co, r->name, r->cores, lim, advice);
+			       "on %s (%d cores), over %.0f%% of its %s job limit: %s",
+			 nshards, nshards == 1 ? "" : "s", sh, co, r->name, r->cores, 100 * TIME_LIMIT_SHARE, lim, advice);
 		g_free(advice);
 		g_free(lim);
 		g_free(co);
@@ -400,9 +400,11 @@ int cmd_ci(int argc, char **argv)
 	} else {
 		fputs(text, stdout);
 	}
-	for (int i = 0; i < nshards; i++)
-		fprintf(stderr, "cugen: ci: shard %d: archs %s (cost %.0f s)\n", i + 1,
-			shard_archs[i], load[i]);
+	for (int i = 0; i < nshards; i++) {
+		char *from = plan_costs_source(costs, shard_archs[i]);
+		fprintf(stderr, "cugen: ci: shard %d: archs %s (cost %.0f s, %s)\n", i + 1, shard_archs[i], load[i], from);
+		g_free(from);
+	}
 	g_free(text);
 	g_free(setup_args);
 	g_free(load);

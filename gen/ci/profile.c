@@ -441,13 +441,14 @@ int cmd_profile(int argc, char **argv)
 		shard_archs = g_new0(char *, nshards + 1);
 		load = g_new0(double, nshards);
 		plan_balance(costs, nshards, shard_archs, load);
-		plan_arch_costs_free(costs);
 		for (int i = 0; i < nshards; i++) {
 			char *sname = g_strdup_printf("%s-shard%d", name, i + 1);
 			GString *sh = g_string_new(NULL);
-			line = g_strdup_printf("shard %d of %d (as %s, with these archs; about %.0f CPU s of device compiles): "
-					       "cugen setup --profile %s && ninja shard, then cugen combine",
-					       i + 1, nshards, name, load[i], sname);
+			char *from = plan_costs_source(costs, shard_archs[i]);
+			line = g_strdup_printf("shard %d of %d (as %s, with these archs; about %.0f CPU s of device compiles, "
+					       "%s): cugen setup --profile %s && ninja shard, then cugen combine",
+					       i + 1, nshards, name, load[i], from, sname);
+			g_free(from);
 			comment(sh, line);
 			g_free(line);
 			g_string_append_c(block, '\n');
@@ -455,6 +456,7 @@ int cmd_profile(int argc, char **argv)
 			g_string_free(sh, TRUE);
 			g_free(sname);
 		}
+		plan_arch_costs_free(costs);
 	}
 	g_string_free(head, TRUE);
 	g_free(memory);

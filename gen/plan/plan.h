@@ -82,9 +82,17 @@ int plan_profile_split_compile(const Config *c);
 typedef struct {
 	char *arch;      /* "sm_90" */
 	double cost;     /* seconds */
+	guint edges;     /* its device edges */
+	guint measured;  /* ... whose cost was measured in the last build */
 } ArchCost;
 GArray *plan_arch_costs(const Plan *p);
 void plan_arch_costs_free(GArray *costs);
+/* Where those costs came from, for cugen ci and cugen profile: "measured
+ * in the last build", "guessed: nothing measured yet, the default costs"
+ * or "N of M device compiles measured in the last build, the rest
+ * guessed" (of the archs named in the space-separated list archs, or all
+ * where it is NULL: "80 90", as plan_balance gives them). */
+char *plan_costs_source(const GArray *costs, const char *archs);
 /* Split the archs into n shards, costliest arch first to the shard with
  * the least work so far. Per shard: its arch ids ("80 90") in archs, its
  * work in load (n entries). */

@@ -30,12 +30,15 @@ static GArray *arch_costs(const PlanGraph *pg)
 			continue;
 		guint k = GPOINTER_TO_UINT(g_hash_table_lookup(at, e->arch));
 		if (!k) {
-			ArchCost c = { g_strdup(e->arch), 0 };
+			ArchCost c = { g_strdup(e->arch), 0, 0, 0 };
 			g_array_append_val(costs, c);
 			k = costs->len;
 			g_hash_table_insert(at, (gpointer)e->arch, GUINT_TO_POINTER(k));
 		}
-		g_array_index(costs, ArchCost, k - 1).cost += pg_node(pg, e)->cost;
+		ArchCost *c = &g_array_index(costs, ArchCost, k - 1);
+		c->cost += pg_node(pg, e)->cost;
+		c->edges++;
+		c->measured += pg_node(pg, e)->from == EST_MEASURED;
 	}
 	g_hash_table_destroy(at);
 	g_array_sort(costs, by_cost);
@@ -52,6 +55,26 @@ void plan_arch_costs_free(GArray *costs)
 	for (guint k = 0; k < costs->len; k++)
 		g_free(g_array_index(costs, ArchCost, k).arch);
 	g_array_free(costs, TRUE);
+}
+
+char *plan_costs_source(const GArray *costs, const char *archs)
+{
+	char **ids = archs ? g_strsplit(archs, " ", -1) : NULL;
+	guint edges = 0, measured = 0;
+	for (guint k = 0; k < costs->len; k++) {
+		const ArchCost *c = &g_array_index(costs, ArchCost, k);
+		const char *id = strchr(c->arch, '_');
+		if (ids && !g_strv_contains((const char *const *)ids, id ? id + 1 : c->arch))
+			continue;
+		edges += c->edges;
+		measured += c->measured;
+	}
+	g_strfreev(ids);
+	if (edges && measured == edges)
+		return g_strdup("measured in the last build");
+	if (!measured)
+		return g_strdup("guessed: nothing measured yet, the default costs");
+	return g_strdup_printf("%u of %u device compiles measured in the last build, the rest guessed", measured, edges);
 }
 
 void plan_balance(GArray *costs, int n, char **archs, double *load)

@@ -210,6 +210,17 @@ while read -r f; do
 	cmp -s "$WORK/single-install/$f" "$inst/$f" || die "the pipeline's $f differs from a single machine's"
 done <files.single
 
+note "gitlab: a second run plans from the first run's measurements, kept with the compile cache"
+# (the first run's shards had nothing measured; their edges.log went
+# into .cugen-cache, which the second run's jobs restore)
+grep -q '0 of [0-9]* edges measured' gcl.txt || { grep 'edges measured' gcl.txt; die "the first run's shards say nothing of measurements"; }
+HOME=$WORK/home PATH="$WORK/bin:$CUDA_PATH/bin:$PATH" "$TOOLS/.bin/gitlab-ci-local" --force-shell-executor \
+	--shell-isolation >gcl2.txt 2>&1 || { tail -40 gcl2.txt; die "the second GitLab pipeline failed"; }
+for s in 1 2; do
+	grep "shard: \[$s," gcl2.txt | grep -q '[1-9][0-9]* of [0-9]* edges measured' ||
+		{ grep 'edges measured' gcl2.txt; die "shard $s of the second run did not plan from measurements"; }
+done
+
 note "the jobs' install step builds cugen at the pinned commit"
 # (from this checkout's repository at its HEAD, as a job would from
 # CUGEN_REPO at CUGEN_REF; installed below WORK, on a PATH without cugen)
