@@ -202,32 +202,6 @@ void setup_generated_clear(Generated *gen)
 	g_free((char *)gen->in.cugen);
 }
 
-/* The last build's measurements: read on a thread while the graph is
- * built (some 300,000 log lines at 10,000 TUs); plan_make reads them only
- * after its first build_graph, which waits for them. */
-static gpointer read_history(gpointer data)
-{
-	Generated *gen = data;
-	history_read(gen->history, gen->builddir);
-	return NULL;
-}
-
-static void history_wait(Generated *gen)
-{
-	if (gen->history_loading)
-		g_thread_join(gen->history_loading);
-	gen->history_loading = NULL;
-}
-
-/* The planner's closure: the graph for a set of its choices. */
-static Graph *build_graph(void *data, const Grouping *gr, GraphInfo *info, GError **err)
-{
-	Generated *gen = data;
-	Graph *g = edges_build(gen->resolved, &gen->in, gr, info, err);
-	history_wait(gen);
-	return g;
-}
-
 /* The build directory is neither the project directory nor one a glob
  * watches: each build would write there, and ninja regenerate the graph
  * on every run (and --backend make would replace the project's own
@@ -335,10 +309,9 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 		gen->m = *a->machine;
 	else
 		machine_probe(&gen->m);
-	if (!a->no_history) {
-		gen->history = g_new0(History, 1);
-		gen->history_loading = g_thread_new("cugen-history", read_history, gen);
-	}
+	/* the last build's measurements: read while the graph is lowered */
+	if (!a->no_history)
+		gen->history = history_read_async(gen->builddir);
 	cg_timing("machine");
 	const Profile *prof = gen->c->profile;
 	gen->plan.whole_device = a->whole_device || prof->no_ptxas_edges;
@@ -348,8 +321,8 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 	gen->plan.may_group = edges_may_group(gen->resolved, PLAN_GROUP_EDGES);
 	gen->plan.trace = a->trace;
 	gen->plan.trace_costs = a->costs;
-	gen->g = plan_make(gen->c, &gen->m, gen->history, build_graph, gen, &gen->info, &gen->plan, err);
-	history_wait(gen);
+	gen->g = plan_make(gen->c, &gen->m, gen->history, gen->resolved, &gen->in, &gen->info, &gen->plan, err);
+	history_join(gen->history);
 	cg_timing("plan");
 	if (gen->g && gen->info.fallbacks)
 		for (guint i = 0; i + 2 < gen->info.fallbacks->len; i += 3) {

@@ -23,7 +23,6 @@ typedef struct {
 	Plan plan;
 	History *history;
 	struct EnvFlags *env;  /* the environment's flags (envflags.h) */
-	GThread *history_loading; /* reading history, until build_graph joins it */
 	char *builddir;
 	EdgeInputs in;
 	gboolean gated;        /* build.ninja is a gate over .cugen/full.ninja */

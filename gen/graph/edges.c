@@ -215,7 +215,14 @@ gboolean edges_may_group(const Resolved *r, guint limit)
 
 Graph *edges_build(const Resolved *r, const EdgeInputs *in, const Grouping *gr, GraphInfo *info, GError **err)
 {
+	return edges_lower(r, in, gr, FALSE, info, err);
+}
+
+Graph *edges_lower(const Resolved *r, const EdgeInputs *in, const Grouping *gr, gboolean plan_only, GraphInfo *info,
+		   GError **err)
+{
 	Ctx x = { 0 };
+	x.plan_only = plan_only;
 	const Config *c = r->c;
 	x.r = r;
 	x.c = c;

@@ -63,16 +63,23 @@ typedef struct {
 	gboolean seeded_ids;
 } GraphInfo;
 
-/* The graph for one grouping, from what resolve.c found (read, not
- * changed): the step graph (group_steps), and the lowering of the
- * grouping the planner chose. */
+/* The one lowering: the graph for one grouping, from what resolve.c
+ * found (read, not changed). Each CUDA TU's nvcc steps (the dry run's)
+ * are cut into edges as gr says, and only here (tuedges.c). With
+ * plan_only the graph is a candidate the planner weighs: the same edges
+ * in the same order, whose CUDA rules carry what the planner reads (pool
+ * kind, tail split, stub copy) and no command, and no
+ * compile_commands.json entries; without, the graph setup writes. */
+Graph *edges_lower(const Resolved *r, const EdgeInputs *in, const Grouping *gr, gboolean plan_only, GraphInfo *info,
+		   GError **err);
+/* edges_lower's graph to write (plan_only FALSE). */
 Graph *edges_build(const Resolved *r, const EdgeInputs *in, const Grouping *gr, GraphInfo *info, GError **err);
 void graph_info_clear(GraphInfo *info);
 /* Whether r's graph may have at most limit edges with the planner's
  * fewest: its CUDA TUs built per arch (none per TU), each with at least
  * a front end, a fatbin, a stub, a host compile and a device edge per
- * arch, and a compile per C/C++ TU (a lower bound: setup builds the step
- * graph only where the planner may weigh groupings). FALSE without CUDA
+ * arch, and a compile per C/C++ TU (a lower bound: the planner weighs
+ * groupings only where it may). FALSE without CUDA
  * TUs. */
 gboolean edges_may_group(const Resolved *r, guint limit);
 

@@ -83,6 +83,9 @@ typedef struct {
 	const char *cache;     /* the device compile cache directory, or NULL (Config's) */
 	char *cugen_q;
 	gboolean canon;        /* rendering a device edge's canonical text (recipe.c) */
+	gboolean plan_only;    /* a candidate the planner weighs (edges_lower): the
+	                        * CUDA recipe's rules carry what the planner reads
+	                        * and no command (recipe.c's plan_rule) */
 	GraphInfo *info;
 	GHashTable *data_outs;  /* data copies made (project-relative paths) */
 } Ctx;

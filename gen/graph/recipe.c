@@ -140,8 +140,22 @@ static void render_device_pp(Ctx *x, GString *c, PipeArch *pa, const char *from,
 	}
 }
 
+/* A rule of a candidate the planner weighs (Ctx.plan_only): its stem, and
+ * what the planner reads of a rule (its pool kind, a tail split's
+ * --split-compile, whether it copies a file), without rendering the
+ * command (the stem stands for it, so rules of other stems stay apart). */
+static Rule *plan_rule(Ctx *x, const char *stem, const char *pool, int sc, gboolean copy)
+{
+	Rule *r = graph_rule(x->g, stem, stem, NULL, NULL, NULL, pool);
+	r->split_compile = sc > 1 ? sc : 0;
+	r->copy = copy;
+	return r;
+}
+
 Rule *ed_make_cu_fe_rule(Ctx *x, TState *s)
 {
+	if (x->plan_only)
+		return plan_rule(x, RULE_FE, "host", 0, FALSE);
 	GString *c = g_string_new(NULL);
 	GPtrArray *pp = argv_copy(s->pipe->host_pp);
 	/* -MP: a deleted header is no error for make's -include */
@@ -178,6 +192,12 @@ Rule *ed_make_cu_fe_rule(Ctx *x, TState *s)
  * manifest, as the device edge's would. */
 Rule *ed_cu_pp_rule(Ctx *x, PipeArch *pa)
 {
+	if (x->plan_only) {
+		char *stem = g_strdup_printf(RULE_PP "_%s", pa->id);
+		Rule *r = plan_rule(x, stem, "device", 0, FALSE);
+		g_free(stem);
+		return r;
+	}
 	GString *c = g_string_new(NULL);
 	char *ii = g_strdup_printf(P_O "/%s.ii", pa->id);
 	char *tmp = g_strconcat(ii, TMP, NULL);
@@ -223,8 +243,13 @@ static char *canon_command(Ctx *x, PipeArch *pa, const Arch *a)
 Rule *ed_cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a, int sc)
 {
 	gboolean split = x->opt->pp_edges && !x->cache;
-	char *cmd = dev_command(x, pa, a, split, sc);
 	char *stem = sc > 1 ? g_strdup_printf(RULE_DEV "_%s_split%d", pa->id, sc) : g_strdup_printf(RULE_DEV "_%s", pa->id);
+	if (x->plan_only) {
+		Rule *r = plan_rule(x, stem, "device", sc, FALSE);
+		g_free(stem);
+		return r;
+	}
+	char *cmd = dev_command(x, pa, a, split, sc);
 	char *name = arch_image_name(a);
 	char *desc = sc > 1 ? g_strdup_printf("CUDA %s ${out} (--split-compile %d)", name, sc)
 			    : g_strdup_printf("CUDA %s ${out}", name);
@@ -296,6 +321,12 @@ static GPtrArray *ptxas_words(PipeArch *pa, int sc)
 Rule *ed_cu_cicc_rule(Ctx *x, PipeArch *pa, int sc)
 {
 	const gboolean split = x->opt->pp_edges;
+	if (x->plan_only) {
+		char *stem = sc > 1 ? g_strdup_printf(RULE_CICC "_%s_split%d", pa->id, sc) : g_strdup_printf(RULE_CICC "_%s", pa->id);
+		Rule *r = plan_rule(x, stem, "device", sc, FALSE);
+		g_free(stem);
+		return r;
+	}
 	GString *c = g_string_new(NULL);
 	if (!split)
 		render_device_view(x, c, pa, TRUE);
@@ -327,6 +358,12 @@ Rule *ed_cu_cicc_rule(Ctx *x, PipeArch *pa, int sc)
 
 Rule *ed_cu_ptxas_rule(Ctx *x, PipeArch *pa, const Arch *a, int sc)
 {
+	if (x->plan_only) {
+		char *stem = sc > 1 ? g_strdup_printf(RULE_PTXAS "_%s_split%d", pa->id, sc) : g_strdup_printf(RULE_PTXAS "_%s", pa->id);
+		Rule *r = plan_rule(x, stem, "device", sc, FALSE);
+		g_free(stem);
+		return r;
+	}
 	GString *c = g_string_new(NULL);
 	GPtrArray *ptxas = ptxas_words(pa, sc);
 	ed_measured(x, c);
@@ -447,9 +484,14 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 
 Rule *ed_cu_stub_rule(Ctx *x, const char *id)
 {
+	char *stem = g_strdup_printf(RULE_STUB "_%s", id);
+	if (x->plan_only) {
+		Rule *r = plan_rule(x, stem, NULL, 0, TRUE);
+		g_free(stem);
+		return r;
+	}
 	GString *cmd = g_string_new(NULL);
 	ed_frag(x, cmd, "stub-copy", "ID", id, NULL);
-	char *stem = g_strdup_printf(RULE_STUB "_%s", id);
 	Rule *r = graph_rule(x->g, stem, cmd->str, "CUDA stub ${out}", NULL, NULL, NULL);
 	g_free(stem);
 	r->restat = TRUE;
@@ -473,6 +515,8 @@ gboolean ed_stub_from_pp(const Ctx *x)
  * output changes with every header of the view. */
 Rule *ed_make_cu_syntax_stub_rule(Ctx *x, TState *s)
 {
+	if (x->plan_only)
+		return plan_rule(x, RULE_STUB "_syntax", "device", 0, FALSE);
 	PipeArch *pa = pipeline_arch(s->pipe, s->stub_arch);
 	GString *c = g_string_new(NULL);
 	char *ii = g_strdup_printf(P_O "/%s.ii", pa->id);
@@ -526,6 +570,8 @@ Rule *ed_make_cu_syntax_stub_rule(Ctx *x, TState *s)
 
 Rule *ed_make_cu_fatbin_rule(Ctx *x, TState *s)
 {
+	if (x->plan_only)
+		return plan_rule(x, RULE_FATBIN, "host", 0, FALSE);
 	GString *c = g_string_new(NULL);
 	ed_measured(x, c);
 	ed_render(c, s->pipe->fatbin);
@@ -559,6 +605,8 @@ Rule *ed_make_cu_fatbin_rule(Ctx *x, TState *s)
 
 Rule *ed_make_cu_host_rule(Ctx *x, TState *s)
 {
+	if (x->plan_only)
+		return plan_rule(x, RULE_HOST, "host", 0, FALSE);
 	GString *c = g_string_new(NULL);
 	ed_render_arg(c, g_ptr_array_index(s->pipe->fatbin, 0));
 	ed_frag(x, c, "empty-fatbin", "RDC", s->pipe->rdc ? " --device-c" : "", NULL);

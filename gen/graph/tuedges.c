@@ -98,6 +98,8 @@ static void set_tu_vars(Ctx *x, Edge *e, const TuVars *v)
 
 static void compdb_nvcc(Ctx *x, TState *s, const char *in, const char *out)
 {
+	if (x->plan_only) /* (a candidate: nothing writes its entries) */
+		return;
 	if (!s->compdb_prefix) {
 		/* the same nvcc command for every TU of the target */
 		GString *c = g_string_new(NULL);

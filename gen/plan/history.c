@@ -270,10 +270,33 @@ GString *history_choices(gboolean syntax_stub, gboolean pp_edges, gboolean ptxas
 	return s;
 }
 
+static gpointer read_thread(gpointer data)
+{
+	History *h = data;
+	history_read(h, h->loading_dir);
+	return NULL;
+}
+
+History *history_read_async(const char *builddir)
+{
+	History *h = g_new0(History, 1);
+	h->loading_dir = g_strdup(builddir);
+	h->loading = g_thread_new("cugen-history", read_thread, h);
+	return h;
+}
+
+void history_join(History *h)
+{
+	if (h && h->loading)
+		g_thread_join(g_steal_pointer(&h->loading));
+}
+
 void history_free(History *h)
 {
 	if (!h)
 		return;
+	history_join(h);
+	g_free(h->loading_dir);
 	cg_table_clear(&h->table);
 	if (h->stats)
 		g_array_free(h->stats, TRUE);

@@ -37,11 +37,20 @@ typedef struct {
 	int tail_split;
 	char **split_edges;
 	gboolean split_guessed;
+	GThread *loading;  /* history_read_async's, until history_join */
+	char *loading_dir;
 } History;
 
 History *history_load(const char *builddir);
-/* The same into h (zeroed): setup runs it on a thread of its own. */
+/* The same into h (zeroed). */
 void history_read(History *h, const char *builddir);
+/* history_read on a thread of its own, into a new History: setup reads
+ * the last build's log (some 300,000 lines at 10,000 TUs) while the
+ * graph is lowered. Nothing in it may be read before history_join. */
+History *history_read_async(const char *builddir);
+/* Waits for history_read_async's thread (none: returns at once; h may
+ * be NULL). */
+void history_join(History *h);
 void history_free(History *h);
 const EdgeStat *history_get(const History *h, const char *output);
 /* The same for an output whose length and cg_hash32 are known (the

@@ -1,13 +1,13 @@
 /* plan.c -- the planner's choices and their reasons (plan_make): the
- * step graph's groupings weighed as views, the tail split, the lowering;
- * the knobs they are decided by. See
- * plan.h, and plan_int.h for the other files of the planner. */
+ * groupings weighed, each the project lowered as a candidate
+ * (edges_lower), the tail split as an annotation, and the lowering of
+ * the one chosen with its rules. See plan.h, and plan_int.h for the
+ * other files of the planner. */
 #include "plan_int.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "group.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -92,15 +92,17 @@ typedef struct {
 	gboolean adds_edges;
 } Alternative;
 
-/* What the weighing of groupings shares: its inputs, the step graph,
- * and the grouping chosen so far with its graph as the planner sees it,
+/* What the weighing of groupings shares: its inputs, the project the
+ * candidates are lowered from, and the grouping chosen so far with its graph as the planner sees it,
  * its expected wall time and the edge order that gives it. */
 typedef struct {
 	const Config *c;
 	const History *h;
 	const GraphInfo *info;
 	Plan *p;
-	const Graph *steps;   /* the step graph: each grouping is a view of it */
+	const Resolved *r;    /* the project, lowered for each grouping weighed */
+	const EdgeInputs *in;
+	GError *err;          /* a candidate's lowering failed (none ever should) */
 	int threads;          /* the cores one device job keeps busy (pools) */
 	PlanGraph *g;         /* the grouping chosen so far: its view */
 	Grouping ch;
@@ -110,21 +112,36 @@ typedef struct {
 
 static void annotate_split(PlanGraph *pg, GHashTable *set, int sc, const Config *c);
 
-/* The view of the step graph for a set of choices (group.c), with their
- * tail split as an annotation, costed: t and how once evaluated. */
+/* A candidate: the lowering of a set of choices for the planner (its
+ * rules not rendered: edges_lower's plan_only), with their tail split as
+ * an annotation, costed: t and how once evaluated. */
 typedef struct {
 	PlanGraph *pg;
 	double t;
 	const char *how;
 } Candidate;
 
-static void view_candidate(const Weigh *w, Candidate *k, const Grouping *alt)
+/* The candidate graph for ch (the planner owns it); NULL (and err) when
+ * its lowering fails. */
+static PlanGraph *candidate_graph(const Resolved *r, const EdgeInputs *in, const Grouping *ch, GraphInfo *info,
+				  GError **err)
+{
+	Graph *g = edges_lower(r, in, ch, TRUE, info, err);
+	return g ? pg_new(g, TRUE) : NULL;
+}
+
+static gboolean view_candidate(Weigh *w, Candidate *k, const Grouping *alt)
 {
 	memset(k, 0, sizeof *k);
-	k->pg = pg_new(group_view(w->steps, alt), TRUE);
+	GraphInfo info;
+	k->pg = w->err ? NULL : candidate_graph(w->r, w->in, alt, &info, &w->err);
+	if (!k->pg)
+		return FALSE;
+	graph_info_clear(&info);
 	if (alt->split_edges && alt->tail_split > 1)
 		annotate_split(k->pg, alt->split_edges, alt->tail_split, w->c);
 	pl_set_costs(k->pg, w->h, w->c, w->info, alt->threads, alt->pp_edges, w->p);
+	return TRUE;
 }
 
 /* Whether to take alternative a (expected t_alt against t_cur), with
@@ -178,12 +195,13 @@ static void weigh(Weigh *w, const Alternative *a, const Grouping *alt, Candidate
 	}
 }
 
-/* The step graph's view for the alternative choices (alt), simulated;
- * keeps whichever of it and the grouping so far prefer() picks. */
+/* The candidate for the alternative choices (alt), simulated; keeps
+ * whichever of it and the grouping so far prefer() picks. */
 static void try_alternative(Weigh *w, const Alternative *a, const Grouping *alt)
 {
 	Candidate k;
-	view_candidate(w, &k, alt);
+	if (!view_candidate(w, &k, alt))
+		return;
 	k.t = !a->adds_edges || k.pg->n > w->g->n ? evaluate(k.pg, w->p, w->threads, &k.how) : w->t;
 	weigh(w, a, alt, &k);
 }
@@ -394,16 +412,17 @@ static void try_tail_split(const Weigh *w, PlanGraph *pg, Grouping *ch, double *
 	g_ptr_array_free(sets, TRUE);
 }
 
-/* The lowering: the graph for the choices the view *g stands for (its
- * grouping and tail split), built with its rules (the builder's
- * edges_build), costed as *g was and ordered as its simulation chose.
- * *g (the view, freed) and *info are then the built graph's; *g does
- * not own it. On an error they are left as they were. */
-static gboolean lower(PlanGraph **g, GraphInfo *info, const Grouping *ch, GraphBuilder build, void *data,
+/* The graph to write for the choices the candidate *g stands for (its
+ * grouping and tail split): the same lowering with its rules rendered,
+ * costed as *g was and ordered as its simulation chose (edge for edge by
+ * serial: the lowering makes them in one order). *g (the candidate,
+ * freed) and *info are then the written graph's; *g does not own it. On
+ * an error they are left as they were. */
+static gboolean lower(PlanGraph **g, GraphInfo *info, const Grouping *ch, const Resolved *r, const EdgeInputs *in,
 		      const History *h, const Config *c, Plan *p, GError **err)
 {
 	GraphInfo li;
-	Graph *l = build(data, ch, &li, err);
+	Graph *l = edges_build(r, in, ch, &li, err);
 	if (!l)
 		return FALSE;
 	const Graph *v = (*g)->g;
@@ -429,7 +448,7 @@ static gboolean lower(PlanGraph **g, GraphInfo *info, const Grouping *ch, GraphB
 		graph_free(l);
 		graph_info_clear(&li);
 		g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-			    "internal error: the graph built for the planner's choices is not the one it simulated");
+			    "internal error: the lowering with rules is not the candidate the planner simulated");
 		return FALSE;
 	}
 	pg_free(*g);
@@ -468,15 +487,15 @@ static void plan_machine(Plan *p, const Profile *pr, const Machine *m)
 	}
 }
 
-/* The graph built for ch, as the planner sees it (it owns it); NULL
- * (and err) when the build fails. */
-static PlanGraph *built(GraphBuilder build, void *data, const Grouping *ch, GraphInfo *info, GError **err)
+/* The graph to write for ch, as the planner sees it (it owns it); NULL
+ * (and err) when the lowering fails. */
+static PlanGraph *built(const Resolved *r, const EdgeInputs *in, const Grouping *ch, GraphInfo *info, GError **err)
 {
-	Graph *g = build(data, ch, info, err);
+	Graph *g = edges_build(r, in, ch, info, err);
 	return g ? pg_new(g, TRUE) : NULL;
 }
 
-/* The groupings weighed, each a view of the step graph simulated against
+/* The groupings weighed, each a candidate simulated against
  * the grouping chosen so far (w): the stub's source, pp edges, the tail
  * split with and without ptxas edges, and last the rank stamps. */
 static void weigh_groupings(Weigh *w, gboolean sc_auto)
@@ -528,8 +547,7 @@ static void weigh_groupings(Weigh *w, gboolean sc_auto)
 	Grouping b = before;
 	b.ptxas_edges = TRUE;
 	Candidate kb;
-	if (!p->whole_device && p->cores > 1) {
-		view_candidate(w, &kb, &b);
+	if (!p->whole_device && p->cores > 1 && view_candidate(w, &kb, &b)) {
 		/* (a graph over 4,000 edges would be simulated without the
 		 * spread of costs that A's was) */
 		if (kb.pg->n > w->g->n && kb.pg->n <= PLAN_GROUP_EDGES) {
@@ -583,8 +601,8 @@ static void weigh_groupings(Weigh *w, gboolean sc_auto)
 	}
 }
 
-Graph *plan_make(const Config *c, const Machine *m, const History *h,
-		 GraphBuilder build, void *data, GraphInfo *info, Plan *p, GError **err)
+Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *r, const EdgeInputs *in,
+		 GraphInfo *info, Plan *p, GError **err)
 {
 	const Profile *pr = c->profile;
 	p->why = g_ptr_array_new_with_free_func(g_free);
@@ -594,18 +612,14 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		ch.threads = pr->threads;
 	const gboolean sc_auto = split_compile_auto(c);
 	ch.split_compile = plan_profile_split_compile(c);
-	/* A graph that may be small enough to weigh its groupings: its steps,
-	 * built once, and the view of them each set of choices stands for */
-	Graph *steps = NULL;
-	PlanGraph *g; /* the graph chosen so far, as the planner sees it */
-	if (p->may_group) {
-		const Grouping so = group_step_graph(&ch);
-		if (!(steps = build(data, &so, info, err)))
-			return NULL;
-		g = pg_new(group_view(steps, &ch), TRUE);
-	} else if (!(g = built(build, data, &ch, info, err))) {
+	/* A graph that may be small enough to weigh its groupings: each set
+	 * of choices lowered as a candidate (no rule rendered), and the one
+	 * chosen lowered again with its rules at the end; else lowered once */
+	gboolean group = p->may_group;
+	PlanGraph *g = group ? candidate_graph(r, in, &ch, info, err) : built(r, in, &ch, info, err);
+	history_join(h); /* (read while the graph was lowered; used from here on) */
+	if (!g)
 		return NULL;
-	}
 	cg_timing("graph");
 	/* (h is read from here on: setup loads it while the graph is built) */
 	p->mem_from = h && h->lines ? "measured in the last build" : "defaults (nothing measured yet)";
@@ -628,17 +642,17 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		if (ch.threads || ch.split_compile) {
 			pg_free(g);
 			graph_info_clear(info);
-			if (!(g = built(build, data, &ch, info, err)))
+			if (!(g = group ? candidate_graph(r, in, &ch, info, err) : built(r, in, &ch, info, err)))
 				return NULL;
 		}
 	}
 	/* Alternatives for small graphs (a simulated build each decides) */
-	const gboolean small = steps && ntu && !info->split_tu_targets && g->n <= PLAN_GROUP_EDGES;
-	if (steps && !small) {
+	const gboolean small = group && ntu && !info->split_tu_targets && g->n <= PLAN_GROUP_EDGES;
+	if (group && !small) {
 		pg_free(g);
-		graph_free(g_steal_pointer(&steps));
+		group = FALSE;
 		graph_info_clear(info);
-		if (!(g = built(build, data, &ch, info, err)))
+		if (!(g = built(r, in, &ch, info, err)))
 			return NULL;
 	}
 	if (ch.split_compile > 1)
@@ -648,10 +662,9 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 
 	pl_set_costs(g, h, c, info, ch.threads, ch.pp_edges, p);
 	cg_timing("set_costs");
-	Weigh w = { c, h, info, p, steps, MAX(MAX(ch.threads, ch.split_compile), 1), g, ch, 0, NULL };
+	Weigh w = { c, h, info, p, r, in, NULL, MAX(MAX(ch.threads, ch.split_compile), 1), g, ch, 0, NULL };
 	if (g->n <= SIM_EDGES && !probe_ninja(p, err)) {
 		pg_free(g);
-		graph_free(steps);
 		graph_info_clear(info);
 		return NULL;
 	}
@@ -673,7 +686,12 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		w.ch.host_rank = TRUE;
 		p->rank_considered = TRUE;
 		pg_free(w.g);
-		w.g = pg_new(group_view(steps, &w.ch), TRUE);
+		GraphInfo ri;
+		if (!(w.g = candidate_graph(r, in, &w.ch, &ri, err))) {
+			graph_info_clear(info);
+			return NULL;
+		}
+		graph_info_clear(&ri);
 		pl_set_costs(w.g, h, c, info, w.ch.threads, w.ch.pp_edges, p);
 	}
 	w.t = evaluate(w.g, p, w.threads, &w.how);
@@ -682,8 +700,13 @@ Graph *plan_make(const Config *c, const Machine *m, const History *h,
 		weigh_groupings(&w, sc_auto);
 	g = w.g;
 	ch = w.ch;
-	const gboolean lowered = !steps || lower(&g, info, &ch, build, data, h, c, p, err);
-	graph_free(steps);
+	if (w.err) {
+		g_propagate_error(err, w.err);
+		pg_free(g);
+		graph_info_clear(info);
+		return NULL;
+	}
+	const gboolean lowered = !group || lower(&g, info, &ch, r, in, h, c, p, err);
 	if (!lowered) {
 		pg_free(g);
 		return NULL;

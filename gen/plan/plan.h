@@ -43,7 +43,7 @@ typedef struct {
 	gboolean no_syntax_stub;         /* in: never the syntax-only stub (syntax_stub = no) */
 	gboolean no_pp_edges;            /* in: never pp edges (pp_edges = no) */
 	gboolean may_group;              /* in: the graph may be small enough to weigh its groupings
-	                                  * (edges_may_group): built as a step graph, viewed (group.c) */
+	                                  * (edges_may_group): each lowered as a candidate */
 	const char *trace;               /* in: write the simulated build here (plan --trace) */
 	const char *trace_costs;         /* in: ... with the costs measured in this build directory */
 	gboolean rank_considered;        /* the planner weighed host_rank */
@@ -61,17 +61,17 @@ typedef struct {
 	                                  * (plan_arch_costs, plan_time_check read them) */
 } Plan;
 
-/* Builds the graph for a set of planner choices (the caller's closure):
- * the step graph (group_step_graph) and, once chosen, the lowering. */
-typedef Graph *(*GraphBuilder)(void *data, const Grouping *gr, GraphInfo *info, GError **err);
-
 /* (PLAN_GROUP_EDGES, the most edges for which the planner weighs
  * groupings: planknobs.h) */
 
-/* Decide (on views of one step graph where p->may_group), build the
- * chosen graph, size its pools and order its edges. */
-Graph *plan_make(const Config *c, const Machine *m, const History *h,
-		 GraphBuilder build, void *data, GraphInfo *info, Plan *p, GError **err);
+/* Decide the grouping, its order and pools: where p->may_group each
+ * set of choices weighed is r lowered as a candidate (edges_lower's
+ * plan_only), and the one chosen is lowered once more with its rules;
+ * else r is lowered once. h is joined (history_join) once the first
+ * graph is made: it may be read on a thread meanwhile. Returns the graph
+ * to write (info its facts), ordered, with its pools. */
+Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *r, const EdgeInputs *in,
+		 GraphInfo *info, Plan *p, GError **err);
 void plan_clear(Plan *p);
 /* The profile's nvcc --split-compile for every device compile: 0 when the
  * planner chooses (auto) or [cuda] reproducible = yes. */

@@ -48,7 +48,7 @@ struct PlanNode {
 };
 
 /* A graph as the planner sees it: a node per edge, by Edge.serial (the
- * order edges.c or group.c made them: 0 .. n-1), and the walk order of
+ * order edges_lower made them: 0 .. n-1), and the walk order of
  * its bottom levels, made on the first pl_bottom_levels and kept (the
  * graph's shape does not change). */
 struct PlanGraph {

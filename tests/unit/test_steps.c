@@ -5,8 +5,8 @@
  * Checked: one edge per tool run, typed by the kind table, with its arch,
  * TU and inputs/outputs by role, for each way the planner may group the
  * device steps (whole, pp edges, cicc and ptxas apart, syntax-only
- * stub, rank stamps); and that each grouping's view of the one step
- * graph is that graph. The planner's choices on costs in (an edges.log)
+ * stub, rank stamps); and that each grouping lowered as the planner's
+ * candidate is the graph written for it, less the rules' commands. The planner's choices on costs in (an edges.log)
  * are rows of tests/graphs/. No toolkit needed. */
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -15,7 +15,6 @@
 #include "config.h"
 #include "edges.h"
 #include "graph.h"
-#include "group.h"
 #include "history.h"
 #include "kinds.h"
 #include "machine.h"
@@ -119,19 +118,25 @@ static void project_close(Project *p)
 	g_free(p->dir);
 }
 
-/* The graph for one set of the planner's groupings. */
-static Graph *graph(Project *p, Grouping *o, GraphInfo *info)
+/* The graph for one set of the planner's groupings: to write, or
+ * (plan_only) the planner's candidate. */
+static Graph *lowered(Project *p, Grouping *o, gboolean plan_only, GraphInfo *info)
 {
 	GPtrArray *regen = g_ptr_array_new();
 	const EdgeInputs in = { "/usr/bin/cugen", regen };
 	GError *err = NULL;
-	Graph *g = edges_build(p->r, &in, o, info, &err);
+	Graph *g = edges_lower(p->r, &in, o, plan_only, info, &err);
 	g_assert_no_error(err);
 	g_assert_nonnull(g);
 	g_assert_true(graph_check_outputs(g, &err));
 	g_assert_no_error(err);
 	g_ptr_array_free(regen, TRUE);
 	return g;
+}
+
+static Graph *graph(Project *p, Grouping *o, GraphInfo *info)
+{
+	return lowered(p, o, FALSE, info);
 }
 
 static guint count(Graph *g, EdgeKind k)
@@ -306,10 +311,10 @@ static void test_steps_grouped(void)
 static void same_list(const PathList *a, const PathList *b, const char *what, guint i)
 {
 	if (EDGE_LEN(a) != EDGE_LEN(b))
-		g_error("edge %u: %s: %u paths in the view, %u built", i, what, EDGE_LEN(a), EDGE_LEN(b));
+		g_error("edge %u: %s: %u paths in the candidate, %u built", i, what, EDGE_LEN(a), EDGE_LEN(b));
 	for (guint k = 0; k < EDGE_LEN(a); k++)
 		if (strcmp(EDGE_AT(a, k), EDGE_AT(b, k)) != 0)
-			g_error("edge %u: %s %u: '%s' in the view, '%s' built", i, what, k, EDGE_AT(a, k), EDGE_AT(b, k));
+			g_error("edge %u: %s %u: '%s' in the candidate, '%s' built", i, what, k, EDGE_AT(a, k), EDGE_AT(b, k));
 }
 
 static gboolean same_str(const char *a, const char *b)
@@ -317,7 +322,7 @@ static gboolean same_str(const char *a, const char *b)
 	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-/* What the planner reads of an edge, the same in view v and built b. */
+/* What the planner reads of an edge, the same in candidate v and built b. */
 static void same_edges(Graph *v, Graph *b)
 {
 	g_assert_cmpuint(v->edges->len, ==, b->edges->len);
@@ -336,7 +341,7 @@ static void same_edges(Graph *v, Graph *b)
 		g_assert_true(same_str(x->arch, y->arch));
 		g_assert_true(same_str(x->image_in, y->image_in));
 		if (x->tools != y->tools)
-			g_error("edge %u (%s): steps %#x in the view, %#x built", i, EDGE_AT(x->outs, 0), x->tools, y->tools);
+			g_error("edge %u (%s): steps %#x in the candidate, %#x built", i, EDGE_AT(x->outs, 0), x->tools, y->tools);
 		g_assert_true(!x->unit == !y->unit);
 		if (x->unit) {
 			g_assert_true(same_str(x->unit->image, y->unit->image));
@@ -353,40 +358,52 @@ static void same_edges(Graph *v, Graph *b)
 	}
 }
 
-/* Each of the 16 groupings, as a view of the one step graph, is the
- * graph edges_build makes for it: edge for edge, in the same order. */
-static void views(gboolean ptx)
+/* Each of the 16 groupings, and each with a tail split, lowered as the
+ * planner's candidate (no rule rendered) is the graph setup writes for
+ * it: edge for edge, in the same order, with the same pools, stub
+ * copies and splits. */
+static void candidates(gboolean ptx)
 {
 	Project p = { 0 };
 	project_open(&p, "k.cu l.cu main.cpp", ptx);
-	Grouping base = { 0 };
-	Grouping so = group_step_graph(&base);
 	GraphInfo info = { 0 };
-	Graph *steps = graph(&p, &so, &info);
-	graph_info_clear(&info);
-	for (int m = 0; m < 16; m++) {
+	GHashTable *split = g_hash_table_new(g_str_hash, g_str_equal);
+	g_hash_table_add(split, (gpointer)"obj/t/k.cu.p/sm_80.cubin");
+	for (int m = 0; m < 32; m++) {
 		Grouping o = { 0 };
 		o.pp_edges = m & 1;
 		o.ptxas_edges = (m >> 1) & 1;
 		o.syntax_stub = (m >> 2) & 1;
 		o.host_rank = (m >> 3) & 1;
+		if (m & 16) {
+			o.split_edges = split;
+			o.tail_split = 4;
+		}
 		Graph *b = graph(&p, &o, &info);
 		graph_info_clear(&info);
-		Graph *v = group_view(steps, &o);
+		Graph *v = lowered(&p, &o, TRUE, &info);
+		graph_info_clear(&info);
 		if (g_test_verbose())
 			g_printerr("grouping %d: %u edges\n", m, v->edges->len);
 		same_edges(v, b);
+		for (guint i = 0; i < v->edges->len; i++) { /* the CUDA recipe's rules: nothing rendered */
+			const Edge *e = g_ptr_array_index(v->edges, i);
+			const EdgeKind k = e->kind;
+			if (k == EK_FE || k == EK_DEV || k == EK_CICC || k == EK_DEVPP || k == EK_STUB || k == EK_HOST ||
+			    k == EK_FATBIN)
+				g_assert_null(strchr(e->rule->command, '$'));
+		}
 		graph_free(v);
 		graph_free(b);
 	}
-	graph_free(steps);
+	g_hash_table_destroy(split);
 	project_close(&p);
 }
 
-static void test_steps_views(void)
+static void test_steps_candidates(void)
 {
-	views(FALSE);
-	views(TRUE); /* the fatbin embeds sm_80's PTX too */
+	candidates(FALSE);
+	candidates(TRUE); /* the fatbin embeds sm_80's PTX too */
 }
 
 int main(int argc, char **argv)
@@ -394,6 +411,6 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/steps/whole", test_steps_whole);
 	g_test_add_func("/steps/grouped", test_steps_grouped);
-	g_test_add_func("/steps/views", test_steps_views);
+	g_test_add_func("/steps/candidates", test_steps_candidates);
 	return g_test_run();
 }
