@@ -322,7 +322,6 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 	gen->plan.trace = a->trace;
 	gen->plan.trace_costs = a->costs;
 	gen->g = plan_make(gen->c, &gen->m, gen->history, gen->resolved, &gen->in, &gen->info, &gen->plan, err);
-	history_join(gen->history);
 	cg_timing("plan");
 	if (gen->g && gen->info.fallbacks)
 		for (guint i = 0; i + 2 < gen->info.fallbacks->len; i += 3) {

@@ -140,22 +140,31 @@ static void render_device_pp(Ctx *x, GString *c, PipeArch *pa, const char *from,
 	}
 }
 
-/* A rule of a candidate the planner weighs (Ctx.plan_only): its stem, and
- * what the planner reads of a rule (its pool kind, a tail split's
- * --split-compile, whether it copies a file), without rendering the
- * command (the stem stands for it, so rules of other stems stay apart). */
-static Rule *plan_rule(Ctx *x, const char *stem, const char *pool, int sc, gboolean copy)
+/* A per-arch rule's stem: RULE_ID, or RULE_ID_splitSC with the tail
+ * split's --split-compile sc > 1. */
+static char *arch_stem(const char *rule, const char *id, int sc)
+{
+	return sc > 1 ? g_strdup_printf("%s_%s_split%d", rule, id, sc) : g_strdup_printf("%s_%s", rule, id);
+}
+
+/* A rule of a candidate the planner weighs (Ctx.plan_only): its stem
+ * (consumed), and what the planner reads of a rule (its pool kind, a
+ * tail split's --split-compile, whether it copies a file), without
+ * rendering the command (the stem stands for it, so rules of other
+ * stems stay apart). */
+static Rule *plan_rule(Ctx *x, char *stem, const char *pool, int sc, gboolean copy)
 {
 	Rule *r = graph_rule(x->g, stem, stem, NULL, NULL, NULL, pool);
 	r->split_compile = sc > 1 ? sc : 0;
 	r->copy = copy;
+	g_free(stem);
 	return r;
 }
 
 Rule *ed_make_cu_fe_rule(Ctx *x, TState *s)
 {
 	if (x->plan_only)
-		return plan_rule(x, RULE_FE, "host", 0, FALSE);
+		return plan_rule(x, g_strdup(RULE_FE), "host", 0, FALSE);
 	GString *c = g_string_new(NULL);
 	GPtrArray *pp = argv_copy(s->pipe->host_pp);
 	/* -MP: a deleted header is no error for make's -include */
@@ -192,12 +201,9 @@ Rule *ed_make_cu_fe_rule(Ctx *x, TState *s)
  * manifest, as the device edge's would. */
 Rule *ed_cu_pp_rule(Ctx *x, PipeArch *pa)
 {
-	if (x->plan_only) {
-		char *stem = g_strdup_printf(RULE_PP "_%s", pa->id);
-		Rule *r = plan_rule(x, stem, "device", 0, FALSE);
-		g_free(stem);
-		return r;
-	}
+	char *stem = arch_stem(RULE_PP, pa->id, 0);
+	if (x->plan_only)
+		return plan_rule(x, stem, "device", 0, FALSE);
 	GString *c = g_string_new(NULL);
 	char *ii = g_strdup_printf(P_O "/%s.ii", pa->id);
 	char *tmp = g_strconcat(ii, TMP, NULL);
@@ -205,7 +211,6 @@ Rule *ed_cu_pp_rule(Ctx *x, PipeArch *pa)
 	render_device_pp(x, c, pa, ii, tmp, full);
 	ed_frag(x, c, "pp-depfile", "ID", pa->id, NULL);
 	ed_publish(c, "${out}");
-	char *stem = g_strdup_printf(RULE_PP "_%s", pa->id);
 	char *desc = g_strdup_printf("CUDA pp %s ${out}", pa->id);
 	Rule *r = graph_rule(x->g, stem, c->str, desc, "${out}.d", "gcc", "device");
 	g_free(desc);
@@ -243,12 +248,9 @@ static char *canon_command(Ctx *x, PipeArch *pa, const Arch *a)
 Rule *ed_cu_dev_rule(Ctx *x, TState *s, PipeArch *pa, const Arch *a, int sc)
 {
 	gboolean split = x->opt->pp_edges && !x->cache;
-	char *stem = sc > 1 ? g_strdup_printf(RULE_DEV "_%s_split%d", pa->id, sc) : g_strdup_printf(RULE_DEV "_%s", pa->id);
-	if (x->plan_only) {
-		Rule *r = plan_rule(x, stem, "device", sc, FALSE);
-		g_free(stem);
-		return r;
-	}
+	char *stem = arch_stem(RULE_DEV, pa->id, sc);
+	if (x->plan_only)
+		return plan_rule(x, stem, "device", sc, FALSE);
 	char *cmd = dev_command(x, pa, a, split, sc);
 	char *name = arch_image_name(a);
 	char *desc = sc > 1 ? g_strdup_printf("CUDA %s ${out} (--split-compile %d)", name, sc)
@@ -321,12 +323,9 @@ static GPtrArray *ptxas_words(PipeArch *pa, int sc)
 Rule *ed_cu_cicc_rule(Ctx *x, PipeArch *pa, int sc)
 {
 	const gboolean split = x->opt->pp_edges;
-	if (x->plan_only) {
-		char *stem = sc > 1 ? g_strdup_printf(RULE_CICC "_%s_split%d", pa->id, sc) : g_strdup_printf(RULE_CICC "_%s", pa->id);
-		Rule *r = plan_rule(x, stem, "device", sc, FALSE);
-		g_free(stem);
-		return r;
-	}
+	char *stem = arch_stem(RULE_CICC, pa->id, sc);
+	if (x->plan_only)
+		return plan_rule(x, stem, "device", sc, FALSE);
 	GString *c = g_string_new(NULL);
 	if (!split)
 		render_device_view(x, c, pa, TRUE);
@@ -345,7 +344,6 @@ Rule *ed_cu_cicc_rule(Ctx *x, PipeArch *pa, int sc)
 	if (!split)
 		ed_frag(x, c, "clean-view", "ID", pa->id, NULL);
 	ed_publish(c, "${out}");
-	char *stem = sc > 1 ? g_strdup_printf(RULE_CICC "_%s_split%d", pa->id, sc) : g_strdup_printf(RULE_CICC "_%s", pa->id);
 	char *desc = sc > 1 ? g_strdup_printf("CUDA cicc %s ${out} (--split-compile %d)", pa->id, sc)
 			    : g_strdup_printf("CUDA cicc %s ${out}", pa->id);
 	Rule *r = graph_rule(x->g, stem, c->str, desc, split ? NULL : "${out}.d", split ? NULL : "gcc", "device");
@@ -358,12 +356,9 @@ Rule *ed_cu_cicc_rule(Ctx *x, PipeArch *pa, int sc)
 
 Rule *ed_cu_ptxas_rule(Ctx *x, PipeArch *pa, const Arch *a, int sc)
 {
-	if (x->plan_only) {
-		char *stem = sc > 1 ? g_strdup_printf(RULE_PTXAS "_%s_split%d", pa->id, sc) : g_strdup_printf(RULE_PTXAS "_%s", pa->id);
-		Rule *r = plan_rule(x, stem, "device", sc, FALSE);
-		g_free(stem);
-		return r;
-	}
+	char *stem = arch_stem(RULE_PTXAS, pa->id, sc);
+	if (x->plan_only)
+		return plan_rule(x, stem, "device", sc, FALSE);
 	GString *c = g_string_new(NULL);
 	GPtrArray *ptxas = ptxas_words(pa, sc);
 	ed_measured(x, c);
@@ -371,7 +366,6 @@ Rule *ed_cu_ptxas_rule(Ctx *x, PipeArch *pa, const Arch *a, int sc)
 	ed_render(c, ptxas);
 	g_ptr_array_free(ptxas, TRUE);
 	ed_publish(c, "${out}");
-	char *stem = sc > 1 ? g_strdup_printf(RULE_PTXAS "_%s_split%d", pa->id, sc) : g_strdup_printf(RULE_PTXAS "_%s", pa->id);
 	char *name = arch_image_name(a);
 	char *desc = sc > 1 ? g_strdup_printf("CUDA %s ${out} (--split-compile %d)", name, sc)
 			    : g_strdup_printf("CUDA %s ${out}", name);
@@ -484,12 +478,9 @@ static char *dev_command(Ctx *x, PipeArch *pa, const Arch *a, gboolean split, in
 
 Rule *ed_cu_stub_rule(Ctx *x, const char *id)
 {
-	char *stem = g_strdup_printf(RULE_STUB "_%s", id);
-	if (x->plan_only) {
-		Rule *r = plan_rule(x, stem, NULL, 0, TRUE);
-		g_free(stem);
-		return r;
-	}
+	char *stem = arch_stem(RULE_STUB, id, 0);
+	if (x->plan_only)
+		return plan_rule(x, stem, NULL, 0, TRUE);
 	GString *cmd = g_string_new(NULL);
 	ed_frag(x, cmd, "stub-copy", "ID", id, NULL);
 	Rule *r = graph_rule(x->g, stem, cmd->str, "CUDA stub ${out}", NULL, NULL, NULL);
@@ -516,7 +507,7 @@ gboolean ed_stub_from_pp(const Ctx *x)
 Rule *ed_make_cu_syntax_stub_rule(Ctx *x, TState *s)
 {
 	if (x->plan_only)
-		return plan_rule(x, RULE_STUB "_syntax", "device", 0, FALSE);
+		return plan_rule(x, g_strdup(RULE_STUB "_syntax"), "device", 0, FALSE);
 	PipeArch *pa = pipeline_arch(s->pipe, s->stub_arch);
 	GString *c = g_string_new(NULL);
 	char *ii = g_strdup_printf(P_O "/%s.ii", pa->id);
@@ -571,7 +562,7 @@ Rule *ed_make_cu_syntax_stub_rule(Ctx *x, TState *s)
 Rule *ed_make_cu_fatbin_rule(Ctx *x, TState *s)
 {
 	if (x->plan_only)
-		return plan_rule(x, RULE_FATBIN, "host", 0, FALSE);
+		return plan_rule(x, g_strdup(RULE_FATBIN), "host", 0, FALSE);
 	GString *c = g_string_new(NULL);
 	ed_measured(x, c);
 	ed_render(c, s->pipe->fatbin);
@@ -606,7 +597,7 @@ Rule *ed_make_cu_fatbin_rule(Ctx *x, TState *s)
 Rule *ed_make_cu_host_rule(Ctx *x, TState *s)
 {
 	if (x->plan_only)
-		return plan_rule(x, RULE_HOST, "host", 0, FALSE);
+		return plan_rule(x, g_strdup(RULE_HOST), "host", 0, FALSE);
 	GString *c = g_string_new(NULL);
 	ed_render_arg(c, g_ptr_array_index(s->pipe->fatbin, 0));
 	ed_frag(x, c, "empty-fatbin", "RDC", s->pipe->rdc ? " --device-c" : "", NULL);

@@ -121,12 +121,13 @@ typedef struct {
 	const char *how;
 } Candidate;
 
-/* The candidate graph for ch (the planner owns it); NULL (and err) when
- * its lowering fails. */
-static PlanGraph *candidate_graph(const Resolved *r, const EdgeInputs *in, const Grouping *ch, GraphInfo *info,
-				  GError **err)
+/* r lowered for ch, as the planner sees it (it owns it): a candidate
+ * (plan_only) or the graph to write; NULL (and err) when the lowering
+ * fails. */
+static PlanGraph *lowered(const Resolved *r, const EdgeInputs *in, const Grouping *ch, gboolean plan_only,
+			  GraphInfo *info, GError **err)
 {
-	Graph *g = edges_lower(r, in, ch, TRUE, info, err);
+	Graph *g = edges_lower(r, in, ch, plan_only, info, err);
 	return g ? pg_new(g, TRUE) : NULL;
 }
 
@@ -134,7 +135,7 @@ static gboolean view_candidate(Weigh *w, Candidate *k, const Grouping *alt)
 {
 	memset(k, 0, sizeof *k);
 	GraphInfo info;
-	k->pg = w->err ? NULL : candidate_graph(w->r, w->in, alt, &info, &w->err);
+	k->pg = w->err ? NULL : lowered(w->r, w->in, alt, TRUE, &info, &w->err);
 	if (!k->pg)
 		return FALSE;
 	graph_info_clear(&info);
@@ -487,14 +488,6 @@ static void plan_machine(Plan *p, const Profile *pr, const Machine *m)
 	}
 }
 
-/* The graph to write for ch, as the planner sees it (it owns it); NULL
- * (and err) when the lowering fails. */
-static PlanGraph *built(const Resolved *r, const EdgeInputs *in, const Grouping *ch, GraphInfo *info, GError **err)
-{
-	Graph *g = edges_build(r, in, ch, info, err);
-	return g ? pg_new(g, TRUE) : NULL;
-}
-
 /* The groupings weighed, each a candidate simulated against
  * the grouping chosen so far (w): the stub's source, pp edges, the tail
  * split with and without ptxas edges, and last the rank stamps. */
@@ -616,12 +609,11 @@ Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *
 	 * of choices lowered as a candidate (no rule rendered), and the one
 	 * chosen lowered again with its rules at the end; else lowered once */
 	gboolean group = p->may_group;
-	PlanGraph *g = group ? candidate_graph(r, in, &ch, info, err) : built(r, in, &ch, info, err);
+	PlanGraph *g = lowered(r, in, &ch, group, info, err);
 	history_join(h); /* (read while the graph was lowered; used from here on) */
 	if (!g)
 		return NULL;
 	cg_timing("graph");
-	/* (h is read from here on: setup loads it while the graph is built) */
 	p->mem_from = h && h->lines ? "measured in the last build" : "defaults (nothing measured yet)";
 	if (pr->job_memory > 0)
 		p->mem_from = "profile job_memory";
@@ -642,7 +634,7 @@ Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *
 		if (ch.threads || ch.split_compile) {
 			pg_free(g);
 			graph_info_clear(info);
-			if (!(g = group ? candidate_graph(r, in, &ch, info, err) : built(r, in, &ch, info, err)))
+			if (!(g = lowered(r, in, &ch, group, info, err)))
 				return NULL;
 		}
 	}
@@ -652,7 +644,7 @@ Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *
 		pg_free(g);
 		group = FALSE;
 		graph_info_clear(info);
-		if (!(g = built(r, in, &ch, info, err)))
+		if (!(g = lowered(r, in, &ch, FALSE, info, err)))
 			return NULL;
 	}
 	if (ch.split_compile > 1)
@@ -687,7 +679,7 @@ Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *
 		p->rank_considered = TRUE;
 		pg_free(w.g);
 		GraphInfo ri;
-		if (!(w.g = candidate_graph(r, in, &w.ch, &ri, err))) {
+		if (!(w.g = lowered(r, in, &w.ch, TRUE, &ri, err))) {
 			graph_info_clear(info);
 			return NULL;
 		}

@@ -57,14 +57,20 @@ void plan_arch_costs_free(GArray *costs)
 	g_array_free(costs, TRUE);
 }
 
+/* An arch's id as --archs names it: "sm_80" -> "80". */
+static const char *cost_id(const ArchCost *c)
+{
+	const char *id = strchr(c->arch, '_');
+	return id ? id + 1 : c->arch;
+}
+
 char *plan_costs_source(const GArray *costs, const char *archs)
 {
 	char **ids = archs ? g_strsplit(archs, " ", -1) : NULL;
 	guint edges = 0, measured = 0;
 	for (guint k = 0; k < costs->len; k++) {
 		const ArchCost *c = &g_array_index(costs, ArchCost, k);
-		const char *id = strchr(c->arch, '_');
-		if (ids && !g_strv_contains((const char *const *)ids, id ? id + 1 : c->arch))
+		if (ids && !g_strv_contains((const char *const *)ids, cost_id(c)))
 			continue;
 		edges += c->edges;
 		measured += c->measured;
@@ -91,8 +97,7 @@ void plan_balance(GArray *costs, int n, char **archs, double *load)
 				best = i;
 		const ArchCost *c = &g_array_index(costs, ArchCost, k);
 		load[best] += c->cost;
-		const char *id = strchr(c->arch, '_');
-		g_string_append_printf(s[best], "%s%s", s[best]->len ? " " : "", id ? id + 1 : c->arch);
+		g_string_append_printf(s[best], "%s%s", s[best]->len ? " " : "", cost_id(c));
 	}
 	for (int i = 0; i < n; i++)
 		archs[i] = g_string_free(s[i], FALSE);
