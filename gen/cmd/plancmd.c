@@ -183,8 +183,8 @@ int cmd_plan(int argc, char **argv)
 		printf("pool %s = %d: %s\n", po->name, po->depth, po->why ? po->why : "");
 	}
 	printf("job memory: %s\n", pl->mem_from);
-	printf("expected: %.0f CPU s of work, critical path %.0f s, about %.0f s on %d cores\n",
-	       pl->work, pl->critical_path, pl->estimate, pl->cores);
+	printf("expected: %.*f CPU s of work, critical path %.*f s, about %.*f s on %d cores\n",
+	       PLAN_SECS(pl->work), PLAN_SECS(pl->critical_path), PLAN_SECS(pl->estimate), pl->cores);
 	printf("first edges:");
 	guint shown = 0;
 	for (guint i = 0; i < gen.g->edges->len && shown < 5; i++) {
@@ -198,6 +198,12 @@ int cmd_plan(int argc, char **argv)
 	for (guint i = 0; i < pl->why->len; i++)
 		printf("  %s\n", (char *)g_ptr_array_index(pl->why, i));
 	if (a.verbose) {
+		GPtrArray *scans = plan_scans(pl);
+		if (scans->len)
+			printf("CUDA TUs read for the first costs:\n");
+		for (guint i = 0; i < scans->len; i++)
+			printf("  %s\n", (char *)g_ptr_array_index(scans, i));
+		g_ptr_array_free(scans, TRUE);
 		printf("edges, in build file order (kind, arch, nvcc steps, pool, expected CPU s and peak memory, "
 		       "from what: outputs <- inputs):\n");
 		for (guint i = 0; i < gen.g->edges->len; i++) {

@@ -1,7 +1,8 @@
 /* cost.c -- what each edge is expected to cost: CPU seconds and peak
  * memory (its PlanNode's cost and memory), from the last build's
  * measurements where the edge (or the same step under another grouping)
- * was measured, else the defaults below; see plan_int.h. */
+ * was measured, else its TU's scan (guess.c) or the defaults below; see
+ * plan_int.h. */
 #include "plan_int.h"
 
 #include <string.h>
@@ -185,17 +186,27 @@ void pl_set_costs(PlanGraph *pg, const History *h, const Config *c, const GraphI
 		g_array_free(kcpu[k], TRUE);
 		g_array_free(krss[k], TRUE);
 	}
+	const gboolean pre_measured = pres->len > 0;
 	double med_pre = pres->len ? median(pres) : PP_COST;
 	g_array_free(pres, TRUE);
 	const double job_memory = (double)c->profile->job_memory;
-	p->measured = p->edges = p->dev_measured = 0;
+	p->measured = p->edges = p->dev_measured = p->scanned = 0;
 	for (guint i = 0; i < g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(g->edges, i);
-		double cpu, rss;
-		default_cost(e, info->device_archs, threads, &cpu, &rss);
+		double cpu, rss, pre_guess = -1;
+		/* nothing measured of its kind: its TU's scan, else the table */
+		const gboolean guessed = !stats[i] && med_cpu[bucket(e)] < 0 &&
+					 pl_guess(p, c, e, info->device_archs, threads, &cpu, &rss, &pre_guess);
+		if (!guessed) {
+			default_cost(e, info->device_archs, threads, &cpu, &rss);
+			if (without_pre(e))
+				cpu -= PP_COST; /* the default without its preprocess */
+		}
+		if (!pre_measured && pre_guess >= 0)
+			med_pre = pre_guess; /* this TU's preprocess, not the table's */
+		else if (!pre_measured)
+			med_pre = PP_COST;
 		const EdgeStat *st = stats[i];
-		if (without_pre(e))
-			cpu -= PP_COST; /* the default without its preprocess */
 		if (st) {
 			cpu = owns[i];
 			/* cugen exec sees one process: nvcc --threads runs several */
@@ -205,7 +216,7 @@ void pl_set_costs(PlanGraph *pg, const History *h, const Config *c, const GraphI
 		} else if (med_cpu[bucket(e)] >= 0) {
 			cpu = med_cpu[bucket(e)];
 			rss = med_rss[bucket(e)];
-		} else if (e->kind == EK_DEVPP) {
+		} else if (e->kind == EK_DEVPP && !guessed) {
 			cpu = med_pre;
 		}
 		if (without_pre(e) && !pp) {
@@ -218,7 +229,7 @@ void pl_set_costs(PlanGraph *pg, const History *h, const Config *c, const GraphI
 		PlanNode *x = pg_node(pg, e);
 		x->cost = cpu;
 		x->memory = rss;
-		x->from = st ? EST_MEASURED : med_cpu[bucket(e)] >= 0 ? EST_KIND : EST_DEFAULT;
+		x->from = st ? EST_MEASURED : med_cpu[bucket(e)] >= 0 ? EST_KIND : guessed ? EST_SCAN : EST_DEFAULT;
 		if (e->kind != EK_PHONY && e->kind != EK_REGEN)
 			p->edges++;
 	}
@@ -245,6 +256,7 @@ const char *plan_estimate_from(EstimateFrom f)
 	switch (f) {
 	case EST_MEASURED: return "measured";
 	case EST_KIND: return "median of its kind";
+	case EST_SCAN: return "guessed from its TU's text";
 	case EST_DEFAULT: return "default";
 	default: return "none";
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "spawn.h"
+#include "tuscan.h"
 #include "util.h"
 
 /* (every number the planner decides by: planknobs.h) */
@@ -18,6 +19,14 @@ void plan_clear(Plan *p)
 	if (p->chosen.split_edges)
 		g_hash_table_destroy(p->chosen.split_edges);
 	pg_free(p->costed);
+	if (p->scans)
+		g_hash_table_destroy(p->scans);
+	if (p->scan_tus)
+		g_hash_table_destroy(p->scan_tus);
+	if (p->scan_dirs)
+		g_ptr_array_free(p->scan_dirs, TRUE);
+	g_free(p->scan_implicit);
+	tuscan_free(p->scanner);
 	if (p->why)
 		g_ptr_array_free(p->why, TRUE);
 	memset(p, 0, sizeof *p);
@@ -158,9 +167,9 @@ static gboolean decide(const Alternative *a, double t_alt, double t_cur, Plan *p
 	const gboolean take = prefer(t_alt, t_cur, a->prev, &a->bars);
 	const double t_ch = take ? t_alt : t_cur, t_other = take ? t_cur : t_alt;
 	GString *why = g_string_new(NULL);
-	g_string_printf(why, "%s: expected %.0f s (%s: %.0f s", take ? a->taken : a->kept, t_ch,
-			take ? a->kept_short : a->taken_short, t_other);
-	const gboolean slower = round(t_ch) > round(t_other);
+	g_string_printf(why, "%s: expected %.*f s (%s: %.*f s", take ? a->taken : a->kept, PLAN_SECS(t_ch),
+			take ? a->kept_short : a->taken_short, PLAN_SECS(t_other));
+	const gboolean slower = PLAN_SHOWN(t_ch) > PLAN_SHOWN(t_other);
 	if (a->prev >= 0 && fresh != take) {
 		g_string_append_printf(why, "; the last setup's choice, kept: a switch must save %.0f%% and %d s",
 				       100 * MAX(a->bars.change, CHANGE_FLOOR), CHANGE_SECONDS);
@@ -600,6 +609,7 @@ Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *
 	const Profile *pr = c->profile;
 	p->why = g_ptr_array_new_with_free_func(g_free);
 	plan_machine(p, pr, m);
+	pl_guess_init(p, r->tk);
 	Grouping ch = { 0 };
 	if (pr->threads != PROFILE_AUTO)
 		ch.threads = pr->threads;
@@ -717,13 +727,25 @@ Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *
 	cg_timing("order");
 	p->critical_path = cpl;
 	p->work = work;
+	if (p->scanned && pr->job_memory <= 0 && !(h && h->lines))
+		p->mem_from = "guessed from each CUDA TU's text (nothing measured yet)";
+	if (p->scanned) {
+		GPtrArray *scans = plan_scans(p);
+		guint heavy = 0;
+		for (guint i = 0; i < scans->len; i++)
+			heavy += strstr(g_ptr_array_index(scans, i), ": CUB/Thrust") != NULL;
+		pl_why(p, "costs: %u of %u edges guessed from their TU's text (%u CUDA TUs read, %u of them reaching "
+			  "CUB, Thrust, CUTLASS or CuTe; -v says what each holds), %u measured",
+		       p->scanned, p->edges, scans->len, heavy, p->measured);
+		g_ptr_array_free(scans, TRUE);
+	}
 	if (g->n > SIM_EDGES)
-		pl_why(p, "edge order: longest remaining chain first (critical path %.0f s of %.0f CPU s; %u of %u edges measured)",
-		       cpl, work, p->measured, p->edges);
+		pl_why(p, "edge order: longest remaining chain first (critical path %.*f s of %.*f CPU s; %u of %u edges measured)",
+		       PLAN_SECS(cpl), PLAN_SECS(work), p->measured, p->edges);
 	else
-		pl_why(p, "edge order: %s (critical path %.0f s of %.0f CPU s; %u of %u edges measured; simulated with %s %s: %.0f s)",
-		       w.how, cpl, work, p->measured, p->edges, *p->ninja_version ? "ninja" : "ninja 1.11's scheduling,",
-		       *p->ninja_version ? p->ninja_version : "no ninja on PATH", p->estimate);
+		pl_why(p, "edge order: %s (critical path %.*f s of %.*f CPU s; %u of %u edges measured; simulated with %s %s: %.*f s)",
+		       w.how, PLAN_SECS(cpl), PLAN_SECS(work), p->measured, p->edges, *p->ninja_version ? "ninja" : "ninja 1.11's scheduling,",
+		       *p->ninja_version ? p->ninja_version : "no ninja on PATH", PLAN_SECS(p->estimate));
 	pl_write_trace(g, p, c, info, w.threads);
 	p->costed = g;
 	return g->g;

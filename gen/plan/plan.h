@@ -21,6 +21,11 @@
 #include "machine.h"
 #include "planknobs.h"
 
+/* Seconds as the plan shows them, for "%.*f": a tenth below 10 s (a
+ * small project's choices differ by less than a second), whole above. */
+#define PLAN_SECS(t) ((t) < 9.95 ? 1 : 0), (double)(t)
+#define PLAN_SHOWN(t) ((t) < 9.95 ? round((t) * 10) / 10 : round(t))
+
 /* The planner's graph: the chosen graph's edges with their estimates
  * (plan_int.h). */
 typedef struct PlanGraph PlanGraph;
@@ -57,6 +62,14 @@ typedef struct {
 	guint edges;                     /* edges with a cost */
 	int recommended_j;
 	GPtrArray *why;                  /* one line per decision */
+	struct TuScanner *scanner;       /* the first plan's look at the TUs (tuscan.h) */
+	GHashTable *scans;               /* source (interned) -> TuScan*, or the scanner itself
+	                                  * for a source with no scan (cost.c) */
+	GHashTable *scan_tus;            /* project-relative path -> its CUDA TU (guess.c) */
+	GPtrArray *scan_dirs;            /* char*: the toolkit's and the host compiler's include
+	                                  * directories (guess.c) */
+	char *scan_implicit;             /* the toolkit's cuda_runtime.h */
+	guint scanned;                   /* edges whose cost came from their TU's scan */
 	PlanGraph *costed;               /* the graph plan_make returned, with its estimates
 	                                  * (plan_arch_costs, plan_time_check read them) */
 } Plan;
@@ -100,8 +113,9 @@ void plan_balance(GArray *costs, int n, char **archs, double *load);
 
 /* Where an edge's estimate came from: its own measurement in the last
  * build, the median of its kind's measured edges (an added arch, a new
- * TU), or the default table (cost.c). */
-typedef enum { EST_NONE, EST_MEASURED, EST_KIND, EST_DEFAULT } EstimateFrom;
+ * TU), a scan of its TU's text (tuscan.h), or the default table
+ * (cost.c). */
+typedef enum { EST_NONE, EST_MEASURED, EST_KIND, EST_SCAN, EST_DEFAULT } EstimateFrom;
 typedef struct {
 	double cost;        /* expected CPU seconds */
 	double memory;      /* expected peak bytes */
@@ -112,6 +126,9 @@ typedef struct {
  * (`cugen plan -v`). FALSE for an edge it did not cost. */
 gboolean plan_edge_estimate(const Plan *p, const Edge *e, EdgeEstimate *est);
 const char *plan_estimate_from(EstimateFrom f);
+/* What the scan saw of each CUDA TU it was asked of, sorted: "SRC: CUB/Thrust,
+ * ..." (tuscan_describe); an empty array when nothing was scanned. */
+GPtrArray *plan_scans(const Plan *p);
 
 /* Will the build fit a CI job's time limit? */
 typedef struct {

@@ -4,7 +4,9 @@
  * Owns: the planner's view of a graph (PlanGraph: each edge's estimates
  * and the simulation's scratch, which the graph's edges do not carry).
  * The files: cost.c (each edge's expected CPU seconds and peak memory,
- * from the last build's measurements or the defaults), simulate.c (the
+ * from the last build's measurements or the defaults), guess.c and
+ * tuscan.c (before anything is measured: each CUDA TU's costs from a
+ * scan of its text), simulate.c (the
  * PlanGraph, critical path, edge order, the simulation of ninja running
  * the graph, the trace), pools.c (the pools' depths), plan.c (the
  * choices and their reasons: plan_make) and shardplan.c (per-arch
@@ -18,6 +20,7 @@
 #include <stdio.h>
 
 #include "plan.h"
+#include "toolkit.h"
 
 #define GiB 1073741824.0
 
@@ -94,6 +97,15 @@ void pl_size_pools(PlanGraph *pg, Plan *p, int dev_threads, gboolean announce);
 
 /* cost.c */
 gboolean pl_ptxas_only(const Edge *e);
+/* Before anything of its kind is measured: a CUDA TU's edge's CPU
+ * seconds and peak bytes from its TU's scan (guess.c), *cpu without the
+ * device preprocess of an edge that runs cicc (*pre: that preprocess);
+ * FALSE for an edge of no CUDA TU. */
+/* Where a TU's system headers are: the toolkit's include directories and
+ * the host compiler's, as its installation lays them out (guess.c). */
+void pl_guess_init(Plan *p, const Toolkit *tk);
+gboolean pl_guess(Plan *p, const Config *c, const Edge *e, int archs, int threads, double *cpu, double *rss,
+		  double *pre);
 void pl_set_costs(PlanGraph *pg, const History *h, const Config *c, const GraphInfo *info,
 		      int threads, gboolean pp, Plan *p);
 

@@ -122,11 +122,36 @@ typedef struct {
 	X(C_HOST, 18.8, 0.5, "the host compile of a CUDA TU") \
 	X(C_STUB_SYNTAX, 4.6, 1.0, "a syntax-only stub: the preprocess and a third of cicc") \
 	X(C_STUB_COPY, 0.01, 0.01, "a stub copied from an arch's cicc") \
-	X(C_CC, 1, 0.3, "a C or C++ TU (guessed: small)") \
-	X(C_DLINK, 1, 0.3, "nvlink, or the host side of a device link (guessed)") \
-	X(C_LINK, 1, 0.5, "a link (guessed)") \
+	X(C_CC, 0.3, 0.3, "a C or C++ TU (the examples' 0.04-0.3 s, their headers the most)") \
+	X(C_DLINK, 0.05, 0.1, "nvlink, or the host side of a device link (the examples' 0.01-0.05 s)") \
+	X(C_LINK, 0.1, 0.5, "a link (the examples' 0.05 s; a large library's more)") \
 	X(C_RANK, 0.002, 0.001, "touch (a rank stamp)") \
 	X(C_NONE, 0, 0, "phony and regeneration edges") \
-	X(C_OTHER, 0.05, 0.05, "anything else (copies, archives, manifests)")
+	X(C_OTHER, 0.02, 0.05, "anything else: copies, archives, manifests (the examples' 0.002-0.03 s)")
+
+/* ---- the first plan: each CUDA TU's costs from a scan of its text ----
+ * (tuscan.h, guess.c). Per step, CPU seconds on the CI box (2 cores,
+ * nvcc 13.0, gcc 12) and peak GiB: a base, so much per thousand files
+ * the TU reaches beyond cuda_runtime.h's SCAN_BASE_FILES (its headers'
+ * weight: C++'s <string> or <iostream>, cooperative groups, CUB), per
+ * unit (a device-wide algorithm call instantiated once, a sort three),
+ * per __global__ and per `#pragma unroll` in the project's text (the
+ * tensor-core samples' ptxas, 1-4.6 s an arch, grows with the latter). Fitted to 88 TUs of the
+ * examples, bench/seed, CUB's examples and 39 CUDA samples
+ * (bench/RESULTS.md "The first plan from a scan"); the per-unit slopes
+ * lean to the seed's, whose heavy TUs are most of a build's work.
+ * pp, cicc and ptxas are per arch; fe and host per TU.
+ * X(step, base, per kfile, per unit, per kernel, per unroll, GiB, GiB per kfile, GiB per unit) */
+#define SCAN_COSTS(X) \
+	X(S_PP, 0.045, 0.33, 0, 0, 0, 0.025, 0.08, 0) \
+	X(S_CICC, 0.13, 1.16, 0.24, 0.003, 0.01, 0.08, 0.3, 0.006) \
+	X(S_PTXAS, 0.009, 0.017, 0.07, 0.002, 0.09, 0.03, 0.01, 0.001) \
+	X(S_FE, 0.24, 1.74, 0, 0, 0, 0.18, 0.3, 0) \
+	X(S_HOST, 0.15, 1.07, 0.08, 0.013, 0, 0.06, 0.2, 0.005)
+#define SCAN_BASE_FILES 275
+/* sm_75's ptxas against the others' (the seed: 1.2x the average of its archs) */
+#define SCAN_PTXAS_SM75 1.2
+/* a syntax-only stub: the preprocess and this share of cicc */
+#define SCAN_STUB_CICC (1.0 / 3)
 
 #endif

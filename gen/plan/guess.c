@@ -1,0 +1,290 @@
+/* guess.c -- what a CUDA TU's edges are expected to cost before anything
+ * is measured: its text scanned once (tuscan.h) through its target's
+ * include directories, and planknobs.h's SCAN_COSTS applied; see
+ * plan_int.h (pl_guess). */
+#include "plan_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuscan.h"
+
+#define SROW(row, b, kf, u, k, un, g, gkf, gu) row,
+enum { SCAN_COSTS(SROW) S_COUNT };
+#undef SROW
+static const struct {
+	double base, per_kfile, per_unit, per_kernel, per_unroll, gib, gib_per_kfile, gib_per_unit;
+} steps[S_COUNT] = {
+#define SROW(row, b, kf, u, k, un, g, gkf, gu) [row] = { b, kf, u, k, un, g, gkf, gu },
+	SCAN_COSTS(SROW)
+#undef SROW
+};
+
+/* The thousands of files t reaches beyond cuda_runtime.h's. */
+static double kfiles(const TuScan *t)
+{
+	return t->files > SCAN_BASE_FILES ? (t->files - SCAN_BASE_FILES) / 1000.0 : 0;
+}
+
+static double step_cpu(const TuScan *t, int k)
+{
+	return steps[k].base + steps[k].per_kfile * kfiles(t) + steps[k].per_unit * t->units +
+	       steps[k].per_kernel * t->kernels + steps[k].per_unroll * t->unrolls;
+}
+
+static double step_gib(const TuScan *t, int k)
+{
+	return steps[k].gib + steps[k].gib_per_kfile * kfiles(t) + steps[k].gib_per_unit * t->units;
+}
+
+static void add_dirs(GPtrArray *dirs, GPtrArray *from)
+{
+	for (guint i = 0; from && i < from->len; i++)
+		g_ptr_array_add(dirs, g_ptr_array_index(from, i));
+}
+
+/* The public include directories of t's dependencies, depth first, each
+ * target once. */
+static void dep_dirs(const Target *t, GPtrArray *dirs, GHashTable *seen)
+{
+	for (guint i = 0; t->deps && i < t->deps->len; i++) {
+		const Target *d = g_ptr_array_index(t->deps, i);
+		if (!g_hash_table_add(seen, (gpointer)d))
+			continue;
+		add_dirs(dirs, d->include);
+		dep_dirs(d, dirs, seen);
+	}
+}
+
+/* -I DIR and -IDIR, -isystem DIR of flags (absolute, or relative to the
+ * project), into dirs (kept in keep). */
+static void flag_dirs(const Config *c, const char *flags, GPtrArray *dirs, GPtrArray *keep)
+{
+	char **argv = NULL;
+	if (!flags || !*flags || !g_shell_parse_argv(flags, NULL, &argv, NULL))
+		return;
+	for (char **a = argv; *a; a++) {
+		const char *d = NULL;
+		if ((strcmp(*a, "-I") == 0 || strcmp(*a, "-isystem") == 0) && a[1])
+			d = *++a;
+		else if (g_str_has_prefix(*a, "-I"))
+			d = *a + 2;
+		if (d && *d) {
+			char *abs = g_path_is_absolute(d) ? g_strdup(d) : g_build_filename(c->srcdir, d, NULL);
+			g_ptr_array_add(keep, abs);
+			g_ptr_array_add(dirs, abs);
+		}
+	}
+	g_strfreev(argv);
+}
+
+/* A CUDA TU: its target and source. */
+typedef struct {
+	const Target *t;
+	const Source *src;
+} TuRef;
+
+/* Every CUDA TU of the project by its project-relative path (each is in
+ * one target). */
+static GHashTable *cuda_tus(const Config *c)
+{
+	GHashTable *tus = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	for (guint i = 0; i < c->targets->len; i++) {
+		const Target *t = g_ptr_array_index(c->targets, i);
+		for (guint k = 0; k < t->sources->len; k++) {
+			const Source *src = g_ptr_array_index(t->sources, k);
+			if (src->lang != LANG_CUDA)
+				continue;
+			TuRef *r = g_new(TuRef, 1);
+			*r = (TuRef){ t, src };
+			g_hash_table_insert(tus, src->rel, r);
+		}
+	}
+	return tus;
+}
+
+static void add_dir(GPtrArray *dirs, char *d)
+{
+	if (g_file_test(d, G_FILE_TEST_IS_DIR))
+		g_ptr_array_add(dirs, d);
+	else
+		g_free(d);
+}
+
+/* The host compiler's own include directories, as GCC lays them out
+ * under its prefix (the directory above its bin/): C++'s, the target's,
+ * GCC's, then the system's. A compiler laid out otherwise gives fewer
+ * (its TUs then look lighter than they are). */
+static void host_dirs(const Toolkit *tk, GPtrArray *dirs)
+{
+	if (!tk->host_cc || !*tk->host_cc || !tk->host_version || !g_ascii_isdigit(*tk->host_version))
+		return;
+	char *cc = g_path_is_absolute(tk->host_cc) ? g_strdup(tk->host_cc) : g_find_program_in_path(tk->host_cc);
+	char *real = cc ? realpath(cc, NULL) : NULL;
+	g_free(cc);
+	if (!real)
+		return;
+	char *bin = g_path_get_dirname(real), *prefix = g_path_get_dirname(bin);
+	free(real);
+	g_free(bin);
+	char *major = g_strndup(tk->host_version, strspn(tk->host_version, "0123456789"));
+	char *gcc = g_build_filename(prefix, "lib", "gcc", NULL), *triplet = NULL;
+	GDir *d = g_dir_open(gcc, 0, NULL);
+	for (const char *n; d && !triplet && (n = g_dir_read_name(d));) {
+		char *v = g_build_filename(gcc, n, major, NULL);
+		if (g_file_test(v, G_FILE_TEST_IS_DIR))
+			triplet = g_strdup(n);
+		g_free(v);
+	}
+	if (d)
+		g_dir_close(d);
+	add_dir(dirs, g_build_filename(prefix, "include", "c++", major, NULL));
+	if (triplet) {
+		add_dir(dirs, g_build_filename(prefix, "include", triplet, "c++", major, NULL));
+		add_dir(dirs, g_build_filename(prefix, "include", "c++", major, "backward", NULL));
+		add_dir(dirs, g_build_filename(gcc, triplet, major, "include", NULL));
+	}
+	if (strcmp(prefix, "/usr") == 0)
+		add_dir(dirs, g_strdup("/usr/local/include"));
+	if (triplet)
+		add_dir(dirs, g_build_filename(prefix, "include", triplet, NULL));
+	add_dir(dirs, g_build_filename(prefix, "include", NULL));
+	g_free(triplet);
+	g_free(gcc);
+	g_free(major);
+	g_free(prefix);
+}
+
+void pl_guess_init(Plan *p, const Toolkit *tk)
+{
+	if (p->scan_dirs || !tk)
+		return;
+	p->scan_dirs = g_ptr_array_new_with_free_func(g_free);
+	char *inc = g_build_filename(tk->root, "targets", tk->target ? tk->target : "", "include", NULL);
+	if (!g_file_test(inc, G_FILE_TEST_IS_DIR)) {
+		g_free(inc);
+		inc = g_build_filename(tk->root, "include", NULL);
+	}
+	p->scan_implicit = g_build_filename(inc, "cuda_runtime.h", NULL);
+	add_dir(p->scan_dirs, g_build_filename(inc, "cccl", NULL));
+	g_ptr_array_insert(p->scan_dirs, 0, inc);
+	host_dirs(tk, p->scan_dirs);
+}
+
+/* The scan of e's CUDA TU, made once per plan, or NULL. */
+static const TuScan *scan_of(Plan *p, const Config *c, const Edge *e)
+{
+	if (!e->source || !e->target)
+		return NULL;
+	if (!p->scans) {
+		p->scans = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+		p->scanner = tuscan_new();
+		p->scan_tus = cuda_tus(c);
+	}
+	gpointer v = g_hash_table_lookup(p->scans, e->source);
+	if (v)
+		return v == (gpointer)p->scanner ? NULL : v;
+	const TuRef *ref = g_hash_table_lookup(p->scan_tus, e->source);
+	if (!ref || strcmp(ref->t->name, e->target) != 0) {
+		g_hash_table_insert(p->scans, (gpointer)e->source, p->scanner);
+		return NULL;
+	}
+	const Target *t = ref->t;
+	const Source *src = ref->src;
+	GPtrArray *dirs = g_ptr_array_new(), *keep = g_ptr_array_new_with_free_func(g_free);
+	add_dirs(dirs, t->private_include);
+	add_dirs(dirs, t->include);
+	GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	dep_dirs(t, dirs, seen);
+	g_hash_table_destroy(seen);
+	flag_dirs(c, t->cuda_flags, dirs, keep);
+	if (p->scan_dirs)
+		add_dirs(dirs, p->scan_dirs);
+	TuScan *s = g_new(TuScan, 1);
+	tuscan_tu(p->scanner, src->abs, p->scan_implicit, (const char *const *)dirs->pdata, dirs->len,
+		  p->scan_dirs ? p->scan_dirs->len : 0, s);
+	g_ptr_array_free(dirs, TRUE);
+	g_ptr_array_free(keep, TRUE);
+	g_hash_table_insert(p->scans, (gpointer)e->source, s);
+	return s;
+}
+
+gboolean pl_guess(Plan *p, const Config *c, const Edge *e, int archs, int threads, double *cpu, double *rss,
+		  double *pre)
+{
+	switch (e->kind) {
+	case EK_DEV: case EK_CICC: case EK_DEVPP: case EK_STUB: case EK_FE: case EK_HOST: case EK_NVCC:
+		break;
+	default:
+		return FALSE;
+	}
+	if (e->kind == EK_STUB && e->rule && e->rule->copy)
+		return FALSE;
+	const TuScan *t = scan_of(p, c, e);
+	if (!t)
+		return FALSE;
+	double ptxas = step_cpu(t, S_PTXAS) * (e->arch && strcmp(e->arch, "sm_75") == 0 ? SCAN_PTXAS_SM75 : 1);
+	double dev = step_cpu(t, S_PP) + step_cpu(t, S_CICC) + step_cpu(t, S_PTXAS);
+	*pre = step_cpu(t, S_PP);
+	*cpu = 0;
+	*rss = step_gib(t, S_CICC);
+	switch (e->kind) {
+	case EK_DEVPP:
+		*cpu = *pre;
+		*rss = step_gib(t, S_PP);
+		break;
+	case EK_DEV:
+		if (e->tools & TOOL_CICC)
+			*cpu += step_cpu(t, S_CICC);
+		if (e->tools & TOOL_PTXAS)
+			*cpu += ptxas;
+		if (!(e->tools & TOOL_CICC))
+			*rss = step_gib(t, S_PTXAS);
+		break;
+	case EK_CICC:
+		*cpu = step_cpu(t, S_CICC);
+		break;
+	case EK_STUB:
+		*cpu = step_cpu(t, S_CICC) * SCAN_STUB_CICC;
+		break;
+	case EK_FE:
+		*cpu = step_cpu(t, S_FE);
+		*rss = step_gib(t, S_FE);
+		break;
+	case EK_HOST:
+		*cpu = step_cpu(t, S_HOST);
+		*rss = step_gib(t, S_HOST);
+		break;
+	default: /* EK_NVCC: every arch's device compile, the front end, the host compile */
+		*cpu = dev * MAX(archs, 1) + step_cpu(t, S_FE) + step_cpu(t, S_HOST);
+		*rss *= MAX(threads, 1);
+		break;
+	}
+	*rss *= GiB;
+	p->scanned++;
+	return TRUE;
+}
+
+static gint cmp_str(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+GPtrArray *plan_scans(const Plan *p)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	if (!p->scans)
+		return out;
+	GHashTableIter it;
+	gpointer k, v;
+	g_hash_table_iter_init(&it, p->scans);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		if (v == (gpointer)p->scanner)
+			continue;
+		char *d = tuscan_describe(v);
+		g_ptr_array_add(out, g_strdup_printf("%s: %s", (const char *)k, d));
+		g_free(d);
+	}
+	g_ptr_array_sort(out, cmp_str);
+	return out;
+}

@@ -1,0 +1,590 @@
+/* tuscan.c -- the first plan's look at a TU's text; see tuscan.h. */
+#include "tuscan.h"
+
+#include <string.h>
+
+#include "safepath.h"
+#include "util.h"
+
+/* A file larger than this is not read (a generated table, not code), and
+ * a TU stops following includes after this many files. */
+#define SCAN_FILE_MAX ((gsize)4 << 20)
+#define SCAN_FILES_MAX 4096u
+
+/* #define NAME(P) BODY with one parameter: how many times BODY calls P
+ * (an X-list's items) and how many explicit instantiations it holds. */
+typedef struct {
+	char *name;
+	guint items, inst;
+} Macro;
+
+/* What one file says, read once. */
+typedef struct {
+	GPtrArray *incs;    /* char*: '<' or '"', then the name */
+	gboolean heavy;     /* it includes CUB, Thrust, CUTLASS or CuTe itself */
+	guint kernels, inst, unrolls;
+	GPtrArray *calls;   /* char*: cub::DeviceScan::InclusiveSum, thrust::sort */
+	GPtrArray *bare;    /* char*: the same without "cub::" in the text */
+	gboolean using_cub; /* it says `using namespace cub` */
+	GPtrArray *macros;  /* Macro* */
+	GPtrArray *invokes; /* char*: LIST, then ARG, for each LIST(ARG) line */
+	char *dir;
+} FileScan;
+
+struct TuScanner {
+	GHashTable *files;  /* normalised path -> FileScan* */
+	GHashTable *sets;   /* directories and first headers -> HeaderSet* */
+	GHashTable *exists; /* normalised path -> GINT_TO_POINTER(1 + is a file) */
+};
+
+static void set_free(gpointer p);
+
+static void macro_free(gpointer p)
+{
+	Macro *m = p;
+	g_free(m->name);
+	g_free(m);
+}
+
+static void file_free(gpointer p)
+{
+	FileScan *f = p;
+	g_ptr_array_free(f->incs, TRUE);
+	g_ptr_array_free(f->calls, TRUE);
+	g_ptr_array_free(f->bare, TRUE);
+	g_ptr_array_free(f->macros, TRUE);
+	g_ptr_array_free(f->invokes, TRUE);
+	g_free(f->dir);
+	g_free(f);
+}
+
+TuScanner *tuscan_new(void)
+{
+	TuScanner *s = g_new0(TuScanner, 1);
+	s->files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, file_free);
+	s->exists = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	s->sets = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, set_free);
+	return s;
+}
+
+void tuscan_free(TuScanner *s)
+{
+	if (!s)
+		return;
+	g_hash_table_destroy(s->files);
+	g_hash_table_destroy(s->exists);
+	g_hash_table_destroy(s->sets);
+	g_free(s);
+}
+
+static gboolean is_id(char c)
+{
+	return g_ascii_isalnum(c) || c == '_';
+}
+
+/* Whether the logical line that w ends started with '#'. */
+static gboolean in_directive(const char *o, const char *w)
+{
+	const char *b = w;
+	while (b > o && b[-1] != '\n')
+		b--;
+	while (b < w && (*b == ' ' || *b == '\t'))
+		b++;
+	return b < w && *b == '#';
+}
+
+/* The text without comments, each backslash-newline a space: logical
+ * lines. A string or character literal keeps its quotes, its contents
+ * only in a directive (#include "x.h"). */
+static char *strip(const char *t, gsize n)
+{
+	char *o = g_malloc(n + 1), *w = o;
+	for (gsize i = 0; i < n; i++) {
+		char c = t[i];
+		if (c == '\\' && i + 1 < n && t[i + 1] == '\n') {
+			*w++ = ' ';
+			i++;
+		} else if (c == '/' && i + 1 < n && t[i + 1] == '/') {
+			while (i < n && t[i] != '\n')
+				i += t[i] == '\\' && i + 1 < n && t[i + 1] == '\n' ? 2 : 1;
+			if (i < n)
+				*w++ = '\n';
+		} else if (c == '/' && i + 1 < n && t[i + 1] == '*') {
+			for (i += 2; i < n && !(t[i] == '*' && i + 1 < n && t[i + 1] == '/'); i++)
+				if (t[i] == '\n')
+					*w++ = '\n';
+			i++;
+			*w++ = ' ';
+		} else if (c == '"' || c == '\'') {
+			const gboolean keep = in_directive(o, w);
+			*w++ = c;
+			for (i++; i < n && t[i] != c && t[i] != '\n'; i++) {
+				if (t[i] == '\\' && i + 1 < n) {
+					*w++ = keep ? t[i] : ' ';
+					i++;
+				}
+				*w++ = keep ? t[i] : ' ';
+			}
+			if (i < n)
+				*w++ = t[i];
+		} else {
+			*w++ = c;
+		}
+	}
+	*w = 0;
+	return o;
+}
+
+static const char *skip_space(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v')
+		p++;
+	return p;
+}
+
+/* An identifier at p: its length (0: none). */
+static gsize id_len(const char *p)
+{
+	gsize n = 0;
+	if (g_ascii_isdigit(*p))
+		return 0;
+	while (is_id(p[n]))
+		n++;
+	return n;
+}
+
+/* Whether word starts at p, whole. */
+static gboolean word_at(const char *line, const char *p, const char *word)
+{
+	gsize n = strlen(word);
+	return strncmp(p, word, n) == 0 && !is_id(p[n]) && (p == line || !is_id(p[-1]));
+}
+
+/* An explicit instantiation at p ("template" not followed by '<', not
+ * after "extern"). */
+static gboolean instantiation_at(const char *line, const char *p)
+{
+	if (!word_at(line, p, "template"))
+		return FALSE;
+	const char *q = skip_space(p + 8);
+	if (q == p + 8 || *q == '<' || !*q)
+		return FALSE;
+	const char *b = p;
+	while (b > line && (b[-1] == ' ' || b[-1] == '\t'))
+		b--;
+	return !(b - line >= 6 && strncmp(b - 6, "extern", 6) == 0 && (b - 6 == line || !is_id(b[-7])));
+}
+
+static guint count_instantiations(const char *line)
+{
+	guint n = 0;
+	for (const char *p = strstr(line, "template"); p; p = strstr(p + 8, "template"))
+		n += instantiation_at(line, p);
+	return n;
+}
+
+static guint count_word(const char *line, const char *word)
+{
+	guint n = 0;
+	for (const char *p = strstr(line, word); p; p = strstr(p + 1, word))
+		n += word_at(line, p, word);
+	return n;
+}
+
+/* Thrust's algorithms that launch device-wide work. */
+static const char *const thrust_algos[] = {
+	"sort", "sort_by_key", "stable_sort", "stable_sort_by_key", "reduce", "reduce_by_key", "inclusive_scan",
+	"exclusive_scan", "inclusive_scan_by_key", "exclusive_scan_by_key", "transform", "transform_reduce",
+	"transform_inclusive_scan", "transform_exclusive_scan", "copy_if", "remove_if", "remove_copy_if", "unique",
+	"unique_by_key", "unique_count", "count", "count_if", "min_element", "max_element", "minmax_element",
+	"partition", "stable_partition", "merge", "merge_by_key", "set_union", "set_intersection",
+	"set_difference", "lower_bound", "upper_bound", "binary_search", "for_each", "for_each_n", "gather",
+	"scatter", "sequence", "fill", "tabulate", "inner_product", "adjacent_difference", "find_if",
+	"all_of", "any_of", "none_of", "equal", "mismatch", "replace_if", "generate", "uninitialized_fill",
+};
+
+static void add_call(GPtrArray *calls, char *name)
+{
+	for (guint i = 0; i < calls->len; i++)
+		if (strcmp(g_ptr_array_index(calls, i), name) == 0) {
+			g_free(name);
+			return;
+		}
+	g_ptr_array_add(calls, name);
+}
+
+/* CUB's name at a (after "cub::", or bare), added to calls as
+ * cub::NAME: DeviceX::Y, BlockX, WarpX (a primitive inside a kernel). */
+static void cub_name(const char *a, GPtrArray *calls)
+{
+	gsize n = id_len(a);
+	if (n > 6 && strncmp(a, "Device", 6) == 0 && g_ascii_isupper(a[6]) && a[n] == ':' && a[n + 1] == ':' &&
+	    id_len(a + n + 2))
+		add_call(calls, g_strdup_printf("cub::%.*s", (int)(n + 2 + id_len(a + n + 2)), a));
+	else if ((n > 5 && strncmp(a, "Block", 5) == 0 && g_ascii_isupper(a[5])) ||
+		 (n > 4 && strncmp(a, "Warp", 4) == 0 && g_ascii_isupper(a[4])))
+		add_call(calls, g_strdup_printf("cub::%.*s", (int)n, a));
+}
+
+/* The device-wide calls a line names: cub::DeviceX::Y, cub::BlockX and
+ * cub::WarpX, thrust::ALGO; into bare, CUB's names without "cub::" (they
+ * count where a file says `using namespace cub`). */
+static void find_calls(const char *line, GPtrArray *calls, GPtrArray *bare)
+{
+	for (const char *p = strstr(line, "cub::"); p; p = strstr(p + 5, "cub::"))
+		if (p == line || (!is_id(p[-1]) && p[-1] != ':'))
+			cub_name(p + 5, calls);
+	for (const char *p = line; bare && *p; p++)
+		if ((*p == 'D' || *p == 'B' || *p == 'W') && (p == line || (!is_id(p[-1]) && p[-1] != ':')))
+			cub_name(p, bare);
+	for (const char *p = strstr(line, "thrust::"); p; p = strstr(p + 8, "thrust::")) {
+		if (p > line && (is_id(p[-1]) || p[-1] == ':'))
+			continue;
+		const char *a = p + 8;
+		gsize n = id_len(a);
+		const char *q = skip_space(a + n);
+		if (!n || (*q != '(' && *q != '<'))
+			continue;
+		for (guint i = 0; i < G_N_ELEMENTS(thrust_algos); i++)
+			if (strlen(thrust_algos[i]) == n && strncmp(a, thrust_algos[i], n) == 0)
+				add_call(calls, g_strndup(p, (gsize)(a + n - p)));
+	}
+}
+
+static gboolean heavy_name(const char *name)
+{
+	static const char *const libs[] = { "cub/", "thrust/", "cutlass/", "cute/" };
+	for (guint i = 0; i < G_N_ELEMENTS(libs); i++)
+		if (g_str_has_prefix(name, libs[i]))
+			return TRUE;
+	return FALSE;
+}
+
+/* A preprocessor line (after '#'). */
+static void directive(FileScan *f, const char *d)
+{
+	d = skip_space(d);
+	if (word_at(d, d, "include")) {
+		const char *q = skip_space(d + 7);
+		char close = *q == '<' ? '>' : *q == '"' ? '"' : 0;
+		const char *e = close ? strchr(q + 1, close) : NULL;
+		if (e && e > q + 1) {
+			char *name = g_strndup(q + 1, (gsize)(e - q - 1));
+			f->heavy |= heavy_name(name);
+			g_ptr_array_add(f->incs, g_strdup_printf("%c%s", *q, name));
+			g_free(name);
+		}
+	} else if (word_at(d, d, "pragma")) {
+		const char *q = skip_space(d + 6);
+		f->unrolls += word_at(q, q, "unroll");
+	} else if (word_at(d, d, "define")) {
+		const char *q = skip_space(d + 6);
+		gsize n = id_len(q);
+		if (!n || q[n] != '(')
+			return;
+		const char *pp = skip_space(q + n + 1);
+		gsize pn = id_len(pp);
+		const char *close = pn ? skip_space(pp + pn) : NULL;
+		if (!close || *close != ')')
+			return;
+		const char *body = close + 1;
+		char *param = g_strndup(pp, pn);
+		Macro *m = g_new0(Macro, 1);
+		m->name = g_strndup(q, n);
+		for (const char *p = strstr(body, param); p; p = strstr(p + pn, param))
+			m->items += word_at(body, p, param) && *skip_space(p + pn) == '(';
+		m->inst = count_instantiations(body);
+		g_ptr_array_add(f->macros, m);
+		find_calls(body, f->calls, f->bare);
+		f->kernels += count_word(body, "__global__");
+		g_free(param);
+	}
+}
+
+/* LIST(ARG) alone on a line (an X-list applied), recorded as a pair. */
+static void invocation(FileScan *f, const char *l)
+{
+	gsize n = id_len(l);
+	if (!n)
+		return;
+	const char *a = skip_space(l + n);
+	if (*a != '(')
+		return;
+	a = skip_space(a + 1);
+	gsize an = id_len(a);
+	const char *e = an ? skip_space(a + an) : NULL;
+	if (!e || *e != ')')
+		return;
+	e = skip_space(e + 1);
+	if (*e == ';')
+		e = skip_space(e + 1);
+	if (*e)
+		return;
+	g_ptr_array_add(f->invokes, g_strndup(l, n));
+	g_ptr_array_add(f->invokes, g_strndup(a, an));
+}
+
+static FileScan *scan_file(const char *path)
+{
+	FileScan *f = g_new0(FileScan, 1);
+	f->incs = g_ptr_array_new_with_free_func(g_free);
+	f->calls = g_ptr_array_new_with_free_func(g_free);
+	f->bare = g_ptr_array_new_with_free_func(g_free);
+	f->macros = g_ptr_array_new_with_free_func(macro_free);
+	f->invokes = g_ptr_array_new_with_free_func(g_free);
+	f->dir = g_path_get_dirname(path);
+	gsize n = 0;
+	char *text = cg_read_regular(path, SCAN_FILE_MAX, FALSE, &n, NULL);
+	if (!text)
+		return f;
+	char *t = strip(text, n);
+	g_free(text);
+	for (char *line = t, *next; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		const char *l = skip_space(line);
+		if (*l == '#') {
+			directive(f, l + 1);
+			continue;
+		}
+		f->kernels += count_word(l, "__global__");
+		f->inst += count_instantiations(l);
+		find_calls(l, f->calls, f->bare);
+		invocation(f, l);
+		if (word_at(l, l, "using")) {
+			const char *q = skip_space(l + 5);
+			f->using_cub |= word_at(q, q, "namespace") && strncmp(skip_space(q + 9), "cub", 3) == 0 &&
+					!is_id(skip_space(q + 9)[3]);
+		}
+	}
+	g_free(t);
+	return f;
+}
+
+/* Whether path is a regular file, asked of the file system once. */
+static gboolean is_file(TuScanner *s, const char *path)
+{
+	gpointer v = g_hash_table_lookup(s->exists, path);
+	if (!v) {
+		v = GINT_TO_POINTER(1 + g_file_test(path, G_FILE_TEST_IS_REGULAR));
+		g_hash_table_insert(s->exists, g_strdup(path), v);
+	}
+	return GPOINTER_TO_INT(v) == 2;
+}
+
+/* Where #include inc of from is, or NULL; *via: the index in dirs of
+ * the directory it was found in, -1 for from's own. */
+static char *resolve(TuScanner *s, const FileScan *from, const char *inc, const char *const *dirs, guint ndirs,
+		     int *via)
+{
+	const char *name = inc + 1;
+	*via = -1;
+	if (g_path_is_absolute(name))
+		return is_file(s, name) ? cg_path_norm(name) : NULL;
+	for (int i = inc[0] == '"' ? -1 : 0; i < (int)ndirs; i++) {
+		char *p = g_build_filename(i < 0 ? from->dir : dirs[i], name, NULL), *np = cg_path_norm(p);
+		g_free(p);
+		*via = i;
+		if (is_file(s, np))
+			return np;
+		g_free(np);
+	}
+	return NULL;
+}
+
+static FileScan *file_of(TuScanner *s, const char *path)
+{
+	FileScan *f = g_hash_table_lookup(s->files, path);
+	if (!f) {
+		f = scan_file(path);
+		g_hash_table_insert(s->files, g_strdup(path), f);
+	}
+	return f;
+}
+
+/* How heavy a call is against a reduction's instantiation: a sort (radix,
+ * merge, segmented) about three times, Thrust's layers over CUB one more,
+ * a block or warp primitive (code inside a kernel of the TU's) a quarter
+ * (the seed's and CUB's examples' TUs, bench/RESULTS.md). */
+static double call_weight(const char *call)
+{
+	const double sort = strstr(call, "Sort") || strstr(call, "sort") ? 3 : 1;
+	if (g_str_has_prefix(call, "cub::Block") || g_str_has_prefix(call, "cub::Warp"))
+		return sort / 4;
+	return sort + g_str_has_prefix(call, "thrust::");
+}
+
+/* What a set of headers holds, with everything they include: made once
+ * per set (TuScanner.sets), by the set and the directories searched. The
+ * names and macros are the files' own (TuScanner.files). */
+typedef struct {
+	gboolean heavy, using_cub;
+	guint kernels, inst, unrolls, files;
+	GPtrArray *calls, *bare, *invokes;
+	GPtrArray *macros; /* Macro*, in the order read: the first of a name counts */
+} HeaderSet;
+
+static void set_free(gpointer p)
+{
+	HeaderSet *a = p;
+	g_ptr_array_free(a->calls, TRUE);
+	g_ptr_array_free(a->bare, TRUE);
+	g_ptr_array_free(a->invokes, TRUE);
+	g_ptr_array_free(a->macros, TRUE);
+	g_free(a);
+}
+
+/* A file into a set: a system header (the toolkit's, the host
+ * compiler's) only counts and says which libraries it includes; the
+ * kernels, calls and instantiations are the project's text's. */
+static void add_file(HeaderSet *a, const FileScan *f, gboolean system)
+{
+	a->files++;
+	a->heavy |= f->heavy;
+	if (system)
+		return;
+	a->using_cub |= f->using_cub;
+	a->kernels += f->kernels;
+	a->inst += f->inst;
+	a->unrolls += f->unrolls;
+	g_ptr_array_extend(a->calls, f->calls, NULL, NULL);
+	g_ptr_array_extend(a->bare, f->bare, NULL, NULL);
+	g_ptr_array_extend(a->invokes, f->invokes, NULL, NULL);
+	g_ptr_array_extend(a->macros, f->macros, NULL, NULL);
+}
+
+static HeaderSet *set_new(void)
+{
+	HeaderSet *a = g_new0(HeaderSet, 1);
+	a->calls = g_ptr_array_new();
+	a->bare = g_ptr_array_new();
+	a->invokes = g_ptr_array_new();
+	a->macros = g_ptr_array_new();
+	return a;
+}
+
+/* The headers reached from roots (normalised paths, each with a '0' or
+ * '1' before it: a system header), depth first in the order written,
+ * each once, the TU (top) left out. A header is a system header when it
+ * was found in one of the last nsys dirs, or beside one. */
+static HeaderSet *header_set(TuScanner *s, const char *top, GPtrArray *roots, const char *const *dirs, guint ndirs,
+			     guint nsys)
+{
+	HeaderSet *a = set_new();
+	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_hash_table_add(seen, g_strdup(top));
+	GPtrArray *todo = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = roots->len; i-- > 0;)
+		g_ptr_array_add(todo, g_strdup(g_ptr_array_index(roots, i)));
+	while (todo->len && a->files < SCAN_FILES_MAX) {
+		char *e = g_ptr_array_steal_index(todo, todo->len - 1);
+		const gboolean system = e[0] == '1';
+		char *p = g_strdup(e + 1);
+		g_free(e);
+		if (!g_hash_table_add(seen, p))
+			continue;
+		FileScan *f = file_of(s, p);
+		add_file(a, f, system);
+		for (guint i = f->incs->len; i-- > 0;) {
+			int via;
+			char *r = resolve(s, f, g_ptr_array_index(f->incs, i), dirs, ndirs, &via);
+			if (r && !g_hash_table_contains(seen, r))
+				g_ptr_array_add(todo, g_strdup_printf("%d%s", system || via >= (int)(ndirs - nsys), r));
+			g_free(r);
+		}
+	}
+	g_ptr_array_free(todo, TRUE);
+	g_hash_table_destroy(seen);
+	return a;
+}
+
+void tuscan_tu(TuScanner *s, const char *path, const char *implicit, const char *const *dirs, guint ndirs,
+	       guint nsys, TuScan *out)
+{
+	memset(out, 0, sizeof *out);
+	char *top = cg_path_norm(path);
+	FileScan *f = file_of(s, top);
+	/* its headers: what nvcc includes first, then its own #includes */
+	GPtrArray *roots = g_ptr_array_new_with_free_func(g_free);
+	GString *key = g_string_new(NULL);
+	for (guint i = 0; i < ndirs; i++)
+		g_string_append_printf(key, "%s\n", dirs[i]);
+	g_string_append_c(key, '\1');
+	if (implicit && is_file(s, implicit))
+		g_ptr_array_add(roots, g_strdup_printf("1%s", implicit));
+	for (guint i = 0; i < f->incs->len; i++) {
+		int via;
+		char *r = resolve(s, f, g_ptr_array_index(f->incs, i), dirs, ndirs, &via);
+		if (r)
+			g_ptr_array_add(roots, g_strdup_printf("%d%s", via >= (int)(ndirs - nsys), r));
+		g_free(r);
+	}
+	for (guint i = 0; i < roots->len; i++)
+		g_string_append_printf(key, "%s\n", (char *)g_ptr_array_index(roots, i));
+	HeaderSet *a = g_hash_table_lookup(s->sets, key->str);
+	if (!a) {
+		a = header_set(s, top, roots, dirs, ndirs, MIN(nsys, ndirs));
+		g_hash_table_insert(s->sets, g_string_free(key, FALSE), a);
+	} else {
+		g_string_free(key, TRUE);
+	}
+	g_ptr_array_free(roots, TRUE);
+	HeaderSet *all = set_new();
+	add_file(all, f, FALSE);
+	all->files += a->files;
+	all->heavy |= a->heavy;
+	all->using_cub |= a->using_cub;
+	all->kernels += a->kernels;
+	all->inst += a->inst;
+	all->unrolls += a->unrolls;
+	g_ptr_array_extend(all->calls, a->calls, NULL, NULL);
+	g_ptr_array_extend(all->bare, a->bare, NULL, NULL);
+	g_ptr_array_extend(all->invokes, a->invokes, NULL, NULL);
+	g_ptr_array_extend(all->macros, a->macros, NULL, NULL);
+	out->files = all->files;
+	out->heavy = all->heavy;
+	out->kernels = all->kernels;
+	out->unrolls = all->unrolls;
+	out->inst = all->inst;
+	GHashTable *calls = g_hash_table_new(g_str_hash, g_str_equal);
+	for (guint i = 0; i < all->calls->len; i++)
+		g_hash_table_add(calls, g_ptr_array_index(all->calls, i));
+	for (guint i = 0; all->using_cub && i < all->bare->len; i++)
+		g_hash_table_add(calls, g_ptr_array_index(all->bare, i));
+	GHashTable *macros = g_hash_table_new(g_str_hash, g_str_equal); /* name -> Macro*, the first */
+	for (guint i = 0; i < all->macros->len; i++) {
+		Macro *m = g_ptr_array_index(all->macros, i);
+		if (!g_hash_table_contains(macros, m->name))
+			g_hash_table_insert(macros, m->name, m);
+	}
+	/* LIST(ARG): LIST's items times ARG's instantiations */
+	for (guint i = 0; i + 1 < all->invokes->len; i += 2) {
+		Macro *list = g_hash_table_lookup(macros, g_ptr_array_index(all->invokes, i));
+		Macro *arg = g_hash_table_lookup(macros, g_ptr_array_index(all->invokes, i + 1));
+		if (list && arg)
+			out->inst += list->items * arg->inst;
+	}
+	out->calls = g_hash_table_size(calls);
+	double per_call = out->calls ? MAX(1.0, (double)out->inst / out->calls) : 1;
+	GHashTableIter it;
+	gpointer k;
+	g_hash_table_iter_init(&it, calls);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		out->units += call_weight(k) * per_call;
+	if (out->heavy && !out->calls)
+		out->units = 1; /* it includes a library and calls nothing seen */
+	g_hash_table_destroy(calls);
+	g_hash_table_destroy(macros);
+	set_free(all);
+	g_free(top);
+}
+
+char *tuscan_describe(const TuScan *t)
+{
+	if (!t->heavy)
+		return g_strdup_printf("no CUB/Thrust, %u kernel%s, %u files", t->kernels, t->kernels == 1 ? "" : "s",
+				       t->files);
+	return g_strdup_printf("CUB/Thrust, %u algorithm call%s, %u instantiation%s: %.4g units, %u files", t->calls,
+			       t->calls == 1 ? "" : "s", t->inst, t->inst == 1 ? "" : "s", t->units, t->files);
+}
