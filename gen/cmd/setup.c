@@ -41,6 +41,11 @@
 #include "units.h"
 #include "util.h"
 
+/* From this many TUs setup's heap is large enough for cg_big_heap()
+ * (some 20 MB at 1,000 TUs); below, a huge page would only cost its
+ * zeroing. */
+#define BIG_HEAP_TUS 1000
+
 void setup_args_clear(SetupArgs *a)
 {
 	g_free(a->srcdir);
@@ -288,6 +293,11 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 		return FALSE;
 	}
 	cg_timing("config");
+	guint tus = 0;
+	for (guint i = 0; i < gen->c->targets->len; i++)
+		tus += ((Target *)g_ptr_array_index(gen->c->targets, i))->sources->len;
+	if (tus >= BIG_HEAP_TUS)
+		cg_big_heap(); /* (before the planner's threads start) */
 	if (!outside_sources(gen, a->builddir, err))
 		return FALSE;
 	gen->tk = toolkit_probe(gen->c, gen->builddir, err);

@@ -171,24 +171,19 @@ void pl_guess_init(Plan *p, const Toolkit *tk)
 	host_dirs(tk, p->scan_dirs);
 }
 
-/* The scan of e's CUDA TU, made once per plan, or NULL. */
-static const TuScan *scan_of(Plan *p, const Config *c, const Edge *e)
+/* The tables of a plan's scans, made once (Plan.scans, scan_tus). */
+static void scan_tables(Plan *p, const Config *c)
 {
-	if (!e->source || !e->target)
-		return NULL;
-	if (!p->scans) {
-		p->scans = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
-		p->scanner = tuscan_new();
-		p->scan_tus = cuda_tus(c);
-	}
-	gpointer v = g_hash_table_lookup(p->scans, e->source);
-	if (v)
-		return v == (gpointer)p->scanner ? NULL : v;
-	const TuRef *ref = g_hash_table_lookup(p->scan_tus, e->source);
-	if (!ref || strcmp(ref->t->name, e->target) != 0) {
-		g_hash_table_insert(p->scans, (gpointer)e->source, p->scanner);
-		return NULL;
-	}
+	if (p->scans)
+		return;
+	p->scans = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	p->scanner = tuscan_new();
+	p->scan_tus = cuda_tus(c);
+}
+
+/* ref's TU scanned, into Plan.scans. */
+static const TuScan *scan_ref(Plan *p, const Config *c, const TuRef *ref)
+{
 	const Target *t = ref->t;
 	const Source *src = ref->src;
 	GPtrArray *dirs = g_ptr_array_new(), *keep = g_ptr_array_new_with_free_func(g_free);
@@ -205,8 +200,55 @@ static const TuScan *scan_of(Plan *p, const Config *c, const Edge *e)
 		  p->scan_dirs ? p->scan_dirs->len : 0, s);
 	g_ptr_array_free(dirs, TRUE);
 	g_ptr_array_free(keep, TRUE);
-	g_hash_table_insert(p->scans, (gpointer)e->source, s);
+	g_hash_table_insert(p->scans, src->rel, s);
 	return s;
+}
+
+typedef struct {
+	Plan *p;
+	const Config *c;
+} Prefetch;
+
+static gpointer prefetch(gpointer data)
+{
+	Prefetch *w = data;
+	GHashTableIter it;
+	gpointer v;
+	g_hash_table_iter_init(&it, w->p->scan_tus);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		scan_ref(w->p, w->c, v);
+	g_free(w);
+	return NULL;
+}
+
+void pl_guess_prefetch(Plan *p, const Config *c)
+{
+	if (p->scan_thread || !p->scan_dirs)
+		return;
+	scan_tables(p, c);
+	Prefetch *w = g_new(Prefetch, 1);
+	*w = (Prefetch){ p, c };
+	p->scan_thread = g_thread_new("cugen-scan", prefetch, w);
+}
+
+void pl_guess_join(Plan *p)
+{
+	if (p->scan_thread)
+		g_thread_join(g_steal_pointer(&p->scan_thread));
+}
+
+/* The scan of e's CUDA TU, made once per plan, or NULL. */
+static const TuScan *scan_of(Plan *p, const Config *c, const Edge *e)
+{
+	if (!e->source || !e->target)
+		return NULL;
+	pl_guess_join(p);
+	scan_tables(p, c);
+	const TuRef *ref = g_hash_table_lookup(p->scan_tus, e->source);
+	if (!ref || strcmp(ref->t->name, e->target) != 0)
+		return NULL;
+	const TuScan *t = g_hash_table_lookup(p->scans, e->source);
+	return t ? t : scan_ref(p, c, ref);
 }
 
 gboolean pl_guess(Plan *p, const Config *c, const Edge *e, int archs, int threads, double *cpu, double *rss,
@@ -265,6 +307,22 @@ gboolean pl_guess(Plan *p, const Config *c, const Edge *e, int archs, int thread
 	return TRUE;
 }
 
+guint pl_scans_heavy(const Plan *p, guint *tus)
+{
+	guint heavy = 0;
+	*tus = 0;
+	if (!p->scans || p->scan_thread)
+		return 0;
+	GHashTableIter it;
+	gpointer v;
+	g_hash_table_iter_init(&it, p->scans);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		(*tus)++;
+		heavy += ((const TuScan *)v)->heavy;
+	}
+	return heavy;
+}
+
 static gint cmp_str(gconstpointer a, gconstpointer b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -273,14 +331,12 @@ static gint cmp_str(gconstpointer a, gconstpointer b)
 GPtrArray *plan_scans(const Plan *p)
 {
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-	if (!p->scans)
+	if (!p->scans || p->scan_thread)
 		return out;
 	GHashTableIter it;
 	gpointer k, v;
 	g_hash_table_iter_init(&it, p->scans);
 	while (g_hash_table_iter_next(&it, &k, &v)) {
-		if (v == (gpointer)p->scanner)
-			continue;
 		char *d = tuscan_describe(v);
 		g_ptr_array_add(out, g_strdup_printf("%s: %s", (const char *)k, d));
 		g_free(d);

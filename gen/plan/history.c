@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "safepath.h"
 #include "statefile.h"
@@ -283,6 +284,17 @@ History *history_read_async(const char *builddir)
 	h->loading_dir = g_strdup(builddir);
 	h->loading = g_thread_new("cugen-history", read_thread, h);
 	return h;
+}
+
+gboolean history_none(const History *h)
+{
+	if (!h || !h->loading_dir)
+		return TRUE;
+	char *path = g_build_filename(h->loading_dir, ".cugen", "edges.log", NULL);
+	struct stat st;
+	const gboolean none = stat(path, &st) != 0 || st.st_size == 0;
+	g_free(path);
+	return none;
 }
 
 void history_join(History *h)

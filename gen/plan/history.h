@@ -51,6 +51,9 @@ History *history_read_async(const char *builddir);
 /* Waits for history_read_async's thread (none: returns at once; h may
  * be NULL). */
 void history_join(History *h);
+/* Whether the build directory has no measurements at all (no edges.log,
+ * or an empty one), known without waiting for history_join. */
+gboolean history_none(const History *h);
 void history_free(History *h);
 const EdgeStat *history_get(const History *h, const char *output);
 /* The same for an output whose length and cg_hash32 are known (the

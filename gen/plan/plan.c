@@ -19,6 +19,7 @@ void plan_clear(Plan *p)
 	if (p->chosen.split_edges)
 		g_hash_table_destroy(p->chosen.split_edges);
 	pg_free(p->costed);
+	pl_guess_join(p);
 	if (p->scans)
 		g_hash_table_destroy(p->scans);
 	if (p->scan_tus)
@@ -610,6 +611,8 @@ Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *
 	p->why = g_ptr_array_new_with_free_func(g_free);
 	plan_machine(p, pr, m);
 	pl_guess_init(p, r->tk);
+	if (history_none(h))
+		pl_guess_prefetch(p, c);
 	Grouping ch = { 0 };
 	if (pr->threads != PROFILE_AUTO)
 		ch.threads = pr->threads;
@@ -730,14 +733,10 @@ Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *
 	if (p->scanned && pr->job_memory <= 0 && !(h && h->lines))
 		p->mem_from = "guessed from each CUDA TU's text (nothing measured yet)";
 	if (p->scanned) {
-		GPtrArray *scans = plan_scans(p);
-		guint heavy = 0;
-		for (guint i = 0; i < scans->len; i++)
-			heavy += strstr(g_ptr_array_index(scans, i), ": CUB/Thrust") != NULL;
+		guint tus = 0, heavy = pl_scans_heavy(p, &tus);
 		pl_why(p, "costs: %u of %u edges guessed from their TU's text (%u CUDA TUs read, %u of them reaching "
 			  "CUB, Thrust, CUTLASS or CuTe; -v says what each holds), %u measured",
-		       p->scanned, p->edges, scans->len, heavy, p->measured);
-		g_ptr_array_free(scans, TRUE);
+		       p->scanned, p->edges, tus, heavy, p->measured);
 	}
 	if (g->n > SIM_EDGES)
 		pl_why(p, "edge order: longest remaining chain first (critical path %.*f s of %.*f CPU s; %u of %u edges measured)",

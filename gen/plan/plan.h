@@ -63,8 +63,9 @@ typedef struct {
 	int recommended_j;
 	GPtrArray *why;                  /* one line per decision */
 	struct TuScanner *scanner;       /* the first plan's look at the TUs (tuscan.h) */
-	GHashTable *scans;               /* source (interned) -> TuScan*, or the scanner itself
-	                                  * for a source with no scan (cost.c) */
+	GHashTable *scans;               /* project-relative source -> TuScan* (guess.c) */
+	GThread *scan_thread;            /* scanning every CUDA TU while the graph is lowered,
+	                                  * when nothing was measured (guess.c) */
 	GHashTable *scan_tus;            /* project-relative path -> its CUDA TU (guess.c) */
 	GPtrArray *scan_dirs;            /* char*: the toolkit's and the host compiler's include
 	                                  * directories (guess.c) */

@@ -104,6 +104,13 @@ gboolean pl_ptxas_only(const Edge *e);
 /* Where a TU's system headers are: the toolkit's include directories and
  * the host compiler's, as its installation lays them out (guess.c). */
 void pl_guess_init(Plan *p, const Toolkit *tk);
+/* Scans every CUDA TU of c on a thread (a build directory with nothing
+ * measured: each will be asked for), joined by pl_guess_join, which the
+ * first pl_guess does. */
+void pl_guess_prefetch(Plan *p, const Config *c);
+void pl_guess_join(Plan *p);
+/* How many of the TUs scanned (*tus) reach CUB, Thrust, CUTLASS or CuTe. */
+guint pl_scans_heavy(const Plan *p, guint *tus);
 gboolean pl_guess(Plan *p, const Config *c, const Edge *e, int archs, int threads, double *cpu, double *rss,
 		  double *pre);
 void pl_set_costs(PlanGraph *pg, const History *h, const Config *c, const GraphInfo *info,

@@ -137,6 +137,34 @@ static gboolean glob_files(Config *c, Entry *e, const char *w, GPtrArray *files,
 /* sources = ...: globs expanded (sorted), each file checked. */
 /* One word of sources (a file or a glob) into t->sources, built only
  * where the target's arch set holds arch (NULL: always). */
+/* realpath(f) (malloc'd), asking the file system for f's directory once
+ * (dirs: directory -> its real path, "" when it has none) and for f
+ * itself only when it is a symbolic link: a glob of thousands of files
+ * in one directory costs a stat each, not a walk of every component. */
+static char *real_file(const char *f, GHashTable *dirs)
+{
+	struct stat st;
+	if (lstat(f, &st) != 0)
+		return NULL;
+	if (S_ISLNK(st.st_mode))
+		return realpath(f, NULL);
+	char *d = g_path_get_dirname(f);
+	const char *rd = g_hash_table_lookup(dirs, d);
+	if (!rd) {
+		char *r = realpath(d, NULL);
+		rd = r ? r : "";
+		g_hash_table_insert(dirs, d, g_strdup(rd));
+		free(r);
+		rd = g_hash_table_lookup(dirs, d);
+	} else {
+		g_free(d);
+	}
+	if (!*rd)
+		return NULL;
+	const char *base = strrchr(f, '/');
+	return g_strconcat(rd, strcmp(rd, "/") == 0 ? "" : "/", base ? base + 1 : f, NULL);
+}
+
 static gboolean read_source_word(Config *c, Target *t, Entry *e, const char *w, const char *arch, GHashTable *owner,
 				 GError **err)
 {
@@ -181,6 +209,7 @@ static gboolean read_source_word(Config *c, Target *t, Entry *e, const char *w, 
 			g_ptr_array_add(files, g_strdup(abs));
 		}
 	}
+	GHashTable *real_dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	for (guint k = 0; ok && k < files->len; k++) {
 		const char *f = g_ptr_array_index(files, k);
 		Lang lang;
@@ -198,7 +227,7 @@ static gboolean read_source_word(Config *c, Target *t, Entry *e, const char *w, 
 			ok = FALSE;
 			break;
 		}
-		char *real = realpath(f, NULL);
+		char *real = real_file(f, real_dirs);
 		if (real && strcmp(real, f) == 0)
 			g_clear_pointer(&real, free);
 		if (!lang_of(f, &lang)) {
@@ -232,6 +261,7 @@ static gboolean read_source_word(Config *c, Target *t, Entry *e, const char *w, 
 		g_free(real);
 		g_free(rel);
 	}
+	g_hash_table_destroy(real_dirs);
 	g_ptr_array_free(files, TRUE);
 	g_free(abs);
 	return ok;
