@@ -745,6 +745,7 @@ Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *
 		pl_why(p, "edge order: %s (critical path %.*f s of %.*f CPU s; %u of %u edges measured; simulated with %s %s: %.*f s)",
 		       w.how, PLAN_SECS(cpl), PLAN_SECS(work), p->measured, p->edges, *p->ninja_version ? "ninja" : "ninja 1.11's scheduling,",
 		       *p->ninja_version ? p->ninja_version : "no ninja on PATH", PLAN_SECS(p->estimate));
+	pl_guess_join(p); /* (a copy of p costs the trace) */
 	pl_write_trace(g, p, c, info, w.threads);
 	p->costed = g;
 	return g->g;
