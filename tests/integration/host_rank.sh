@@ -2,9 +2,12 @@
 # 1.12 and later start the ready edge with the most edges after it
 # first, so without them every ready cicc edge starts before a host
 # compile. With a ninja of 1.12 or later on PATH (a wrapper that says
-# 1.13.0 and runs the real one) and 4 jobs, the planner adds two stamp
-# edges after each host compile, the last an order-only input of the
-# TU's fatbin edge, and says why; cugen plan --json and .cugen/plan.ini
+# 1.13.0 and runs the real one), 4 jobs and a last build whose host
+# compiles were long (an edges.log the test writes: 30 s host compiles,
+# 12 s cicc runs; the example's own TUs are guessed light, and stamps
+# would not pay), the planner adds two stamp edges after each host
+# compile, the last an order-only input of the TU's fatbin edge, and
+# says why; cugen plan --json and .cugen/plan.ini
 # say so. With the real ninja (1.11 on Debian 12: file order),
 # host_rank = no, the make backend, 2 jobs, or split_compile = 0
 # before anything is measured (no tail split to take): none. The build
@@ -22,6 +25,17 @@ ninja13=$(ninja_saying 1.13.0)
 new_ninja() { PATH="$ninja13:$PATH" "$@"; }
 real_version=$("$NINJA" --version)
 rank_lines() { grep -c '^build [^:]*: cugen_rank ' "$1" || true; }
+# the last build's measurements in build directory $1: long host compiles
+long_hosts() {
+	mkdir -p "$1/.cugen"
+	for tu in arch scan symbols transform; do
+		printf 'obj/multi/lib/%s.cu.p/host.o\tgcc\t500000\t30\t30\n' $tu
+		for a in 75 80 90; do
+			printf 'obj/multi/lib/%s.cu.p/compute_%s.ptx\tcicc\t900000\t12\t12\n' $tu $a
+		done
+	done >"$1/.cugen/edges.log"
+}
+for d in r plain off two mk; do long_hosts $d; done
 
 note "ninja 1.13 on PATH, 4 jobs: two stamp edges after each of the 4 host compiles"
 new_ninja run "$CUGEN" setup -B r --profile four

@@ -9,8 +9,9 @@
 # re-setup keeps the set and reruns no device compile, also when the
 # edges turn out short; `tail` (its older word) plans the same. With split_compile =
 # 0, on 2 cores, or where it would save under 2 s (1 s device compiles),
-# no split; a split taken on the default (guessed) costs is dropped once
-# a build measured short device compiles, and kept for long ones.
+# no split; a split taken on guessed costs (a TU whose text reads heavy)
+# is dropped once a build measured short device compiles, and kept for
+# long ones.
 # cugen plan --trace writes the simulated build, edge by edge. The planner
 # may run cicc and ptxas as edges of their own (ptxas edges): a split
 # then covers both, and counts once (by the image). The planner sees a
@@ -25,11 +26,13 @@ add_profile nosplit 16 split_compile=0
 add_profile two 2
 add_profile eight 8
 
-history() { # builddir device-seconds [fe-host-seconds]: appended to edges.log (its latest line per step counts)
-	# (a ptxas edge's image gets a tenth of it as ptxas)
-	"$NINJA" -C "$1" -t targets all | awk -F': ' -v dev="$2" -v other="${3:-}" '
-		$2 ~ /^cuda_(dev|cicc)_/ { printf "%s\tcicc\t100000\t%s\t%s\n", $1, dev, dev }
-		$2 ~ /^cuda_ptxas_/ { printf "%s\tptxas\t100000\t%s\t%s\n", $1, dev / 10, dev / 10 }
+history() { # builddir device-seconds [fe-host-seconds [TU]]: appended to edges.log (its latest line per step counts)
+	# (a ptxas edge's image gets a tenth of it as ptxas; with TU, only
+	# that TU's device compiles take device-seconds, the others 1 s)
+	"$NINJA" -C "$1" -t targets all | awk -F': ' -v dev="$2" -v other="${3:-}" -v only="${4:-}" '
+		{ d = only == "" || index($1, only) ? dev : 1 }
+		$2 ~ /^cuda_(dev|cicc)_/ { printf "%s\tcicc\t100000\t%s\t%s\n", $1, d, d }
+		$2 ~ /^cuda_ptxas_/ { printf "%s\tptxas\t100000\t%s\t%s\n", $1, d / 10, d / 10 }
 		other != "" && $2 ~ /^cuda_(host|fe)/ { printf "%s\tgcc\t100000\t%s\t%s\n", $1, other, other }' >>"$1/.cugen/edges.log"
 }
 split_lines() { # builddir -> the build lines of split device rules (by image: not a ptxas edge's cicc edge)
@@ -134,7 +137,19 @@ grep -q '^  no --split-compile for the device compiles whose chains end last' pl
 grep -q '^split_compile=0$' s/.cugen/plan.ini || die "1 s device compiles: plan.ini does not record no split"
 
 note "a split taken on guessed costs is weighed anew once they are measured"
-# (whole device edges: with ptxas edges the default costs take no split here)
+# (guessed: nothing measured, each TU's text read. A block nvcc never
+# sees, #if 0, makes scan.cu a heavy CUB TU to the first plan's scan:
+# 8 types x a radix sort and a sum, some 9 s of cicc an arch. Whole
+# device edges: with ptxas edges the guesses take no split here)
+cat >>lib/scan.cu <<'EOF'
+#if 0
+#define TYPES(X) X(char) X(short) X(int) X(long) X(float) X(double) X(unsigned) X(unsigned long)
+template <typename T> void sort_keys(T *a, T *b, int n) { cub::DeviceRadixSort::SortKeys(nullptr, n, a, b, n); }
+template <typename T> void sum(T *a, T *b, int n) { cub::DeviceReduce::Sum(nullptr, n, a, b, n); }
+#define INSTANTIATE(T) template void sort_keys<T>(T *, T *, int); template void sum<T>(T *, T *, int);
+TYPES(INSTANTIATE)
+#endif
+EOF
 run "$CUGEN" setup -B g --profile eight -D profile.eight.ptxas_edges=no
 [ "$(split_lines g | wc -l)" -ge 1 ] || { "$CUGEN" plan -B g --profile eight -D profile.eight.ptxas_edges=no; die "8 cores, the default costs: no split"; }
 grep -q '^split_guessed=true$' g/.cugen/plan.ini || die "a split on guessed costs not marked so in plan.ini"
@@ -145,9 +160,9 @@ grep -q '^split_compile=0$' g/.cugen/plan.ini || die "measured: plan.ini does no
 grep -q '^split_guessed' g/.cugen/plan.ini && die "measured: plan.ini still says guessed"
 run "$CUGEN" setup -B k --profile eight -D profile.eight.ptxas_edges=no
 sed -n 's/^split_edges=//p' k/.cugen/plan.ini >set.guessed
-history k 60 5
+history k 60 5 scan.cu
 run "$CUGEN" setup -B k --profile eight -D profile.eight.ptxas_edges=no
-sed -n 's/^split_edges=//p' k/.cugen/plan.ini | cmp -s - set.guessed || die "measured 60 s device compiles: the guessed split changed"
+sed -n 's/^split_edges=//p' k/.cugen/plan.ini | cmp -s - set.guessed || die "measured 60 s device compiles of the heavy TU: the guessed split changed"
 grep -q '^split_guessed' k/.cugen/plan.ini && die "measured 60 s: plan.ini still says guessed"
 
 note "plan --trace writes the simulated build (with --costs, with a build's costs)"
