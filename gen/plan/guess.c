@@ -111,10 +111,25 @@ static void add_dir(GPtrArray *dirs, char *d)
 		g_free(d);
 }
 
+/* The first of version's directories under dir that exists: the full
+ * version (Arch's, conda's "13.2.1") or its major (Debian's "12"). */
+static char *version_dir(const char *dir, const char *full, const char *major)
+{
+	const char *const v[] = { full, major };
+	for (guint i = 0; i < G_N_ELEMENTS(v); i++) {
+		char *d = g_build_filename(dir, v[i], NULL);
+		if (g_file_test(d, G_FILE_TEST_IS_DIR))
+			return d;
+		g_free(d);
+	}
+	return NULL;
+}
+
 /* The host compiler's own include directories, as GCC lays them out
  * under its prefix (the directory above its bin/): C++'s, the target's,
- * GCC's, then the system's. A compiler laid out otherwise gives fewer
- * (its TUs then look lighter than they are). */
+ * GCC's, then the system's (or a conda toolchain's sysroot). A compiler
+ * laid out otherwise gives fewer (its TUs then look lighter than they
+ * are). */
 static void host_dirs(const Toolkit *tk, GPtrArray *dirs)
 {
 	if (!tk->host_cc || !*tk->host_cc || !tk->host_version || !g_ascii_isdigit(*tk->host_version))
@@ -127,28 +142,48 @@ static void host_dirs(const Toolkit *tk, GPtrArray *dirs)
 	char *bin = g_path_get_dirname(real), *prefix = g_path_get_dirname(bin);
 	free(real);
 	g_free(bin);
-	char *major = g_strndup(tk->host_version, strspn(tk->host_version, "0123456789"));
-	char *gcc = g_build_filename(prefix, "lib", "gcc", NULL), *triplet = NULL;
+	const char *full = tk->host_version;
+	char *major = g_strndup(full, strspn(full, "0123456789"));
+	char *gcc = g_build_filename(prefix, "lib", "gcc", NULL), *triplet = NULL, *gccver = NULL;
 	GDir *d = g_dir_open(gcc, 0, NULL);
 	for (const char *n; d && !triplet && (n = g_dir_read_name(d));) {
-		char *v = g_build_filename(gcc, n, major, NULL);
-		if (g_file_test(v, G_FILE_TEST_IS_DIR))
+		char *t = g_build_filename(gcc, n, NULL);
+		if ((gccver = version_dir(t, full, major)))
 			triplet = g_strdup(n);
-		g_free(v);
+		g_free(t);
 	}
 	if (d)
 		g_dir_close(d);
-	add_dir(dirs, g_build_filename(prefix, "include", "c++", major, NULL));
-	if (triplet) {
-		add_dir(dirs, g_build_filename(prefix, "include", triplet, "c++", major, NULL));
-		add_dir(dirs, g_build_filename(prefix, "include", "c++", major, "backward", NULL));
-		add_dir(dirs, g_build_filename(gcc, triplet, major, "include", NULL));
+	char *inc = g_build_filename(prefix, "include", NULL);
+	char *cxx = g_build_filename(inc, "c++", NULL), *cxxver = version_dir(cxx, full, major);
+	if (!cxxver && triplet) { /* a conda toolchain: PREFIX/TRIPLET/include/c++/VERSION */
+		char *t = g_build_filename(prefix, triplet, "include", "c++", NULL);
+		cxxver = version_dir(t, full, major);
+		g_free(t);
 	}
+	if (cxxver) {
+		char *ver = g_path_get_basename(cxxver);
+		add_dir(dirs, g_strdup(cxxver));
+		if (triplet) {
+			add_dir(dirs, g_build_filename(inc, triplet, "c++", ver, NULL));
+			add_dir(dirs, g_build_filename(cxxver, triplet, NULL));
+		}
+		add_dir(dirs, g_build_filename(cxxver, "backward", NULL));
+		g_free(ver);
+	}
+	if (gccver)
+		add_dir(dirs, g_build_filename(gccver, "include", NULL));
 	if (strcmp(prefix, "/usr") == 0)
 		add_dir(dirs, g_strdup("/usr/local/include"));
-	if (triplet)
-		add_dir(dirs, g_build_filename(prefix, "include", triplet, NULL));
-	add_dir(dirs, g_build_filename(prefix, "include", NULL));
+	if (triplet) {
+		add_dir(dirs, g_build_filename(inc, triplet, NULL));
+		add_dir(dirs, g_build_filename(prefix, triplet, "sysroot", "usr", "include", NULL));
+	}
+	add_dir(dirs, g_strdup(inc));
+	g_free(cxxver);
+	g_free(cxx);
+	g_free(inc);
+	g_free(gccver);
 	g_free(triplet);
 	g_free(gcc);
 	g_free(major);
