@@ -82,23 +82,14 @@ static gboolean is_id(char c)
 	return g_ascii_isalnum(c) || c == '_';
 }
 
-/* Whether the logical line that w ends started with '#'. */
-static gboolean in_directive(const char *o, const char *w)
-{
-	const char *b = w;
-	while (b > o && b[-1] != '\n')
-		b--;
-	while (b < w && (*b == ' ' || *b == '\t'))
-		b++;
-	return b < w && *b == '#';
-}
-
 /* The text without comments, each backslash-newline a space: logical
  * lines. A string or character literal keeps its quotes, its contents
- * only in a directive (#include "x.h"). */
+ * only in a directive (#include "x.h"). One pass: whether the line is a
+ * directive is known from its first character that is not a blank. */
 static char *strip(const char *t, gsize n)
 {
 	char *o = g_malloc(n + 1), *w = o;
+	enum { BLANK, DIRECTIVE, CODE } line = BLANK;
 	for (gsize i = 0; i < n; i++) {
 		char c = t[i];
 		if (c == '\\' && i + 1 < n && t[i + 1] == '\n') {
@@ -107,28 +98,42 @@ static char *strip(const char *t, gsize n)
 		} else if (c == '/' && i + 1 < n && t[i + 1] == '/') {
 			while (i < n && t[i] != '\n')
 				i += t[i] == '\\' && i + 1 < n && t[i + 1] == '\n' ? 2 : 1;
-			if (i < n)
+			if (i < n) {
 				*w++ = '\n';
+				line = BLANK;
+			}
 		} else if (c == '/' && i + 1 < n && t[i + 1] == '*') {
 			for (i += 2; i < n && !(t[i] == '*' && i + 1 < n && t[i + 1] == '/'); i++)
-				if (t[i] == '\n')
+				if (t[i] == '\n') {
 					*w++ = '\n';
+					line = BLANK;
+				}
 			i++;
 			*w++ = ' ';
 		} else if (c == '"' || c == '\'') {
-			const gboolean keep = in_directive(o, w);
+			const gboolean keep = line == DIRECTIVE;
+			line = line == BLANK ? CODE : line;
 			*w++ = c;
 			for (i++; i < n && t[i] != c && t[i] != '\n'; i++) {
 				if (t[i] == '\\' && i + 1 < n) {
 					*w++ = keep ? t[i] : ' ';
 					i++;
 				}
-				*w++ = keep ? t[i] : ' ';
+				*w++ = keep || t[i] == '\n' ? t[i] : ' ';
+				if (t[i] == '\n')
+					line = BLANK;
 			}
-			if (i < n)
+			if (i < n) {
 				*w++ = t[i];
+				if (t[i] == '\n')
+					line = BLANK;
+			}
 		} else {
 			*w++ = c;
+			if (c == '\n')
+				line = BLANK;
+			else if (line == BLANK && c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v')
+				line = c == '#' ? DIRECTIVE : CODE;
 		}
 	}
 	*w = 0;
@@ -562,8 +567,8 @@ void tuscan_tu(TuScanner *s, const char *path, const char *implicit, const char 
 	for (guint i = 0; i + 1 < all->invokes->len; i += 2) {
 		Macro *list = g_hash_table_lookup(macros, g_ptr_array_index(all->invokes, i));
 		Macro *arg = g_hash_table_lookup(macros, g_ptr_array_index(all->invokes, i + 1));
-		if (list && arg)
-			out->inst += list->items * arg->inst;
+		if (list && arg) /* (at most G_MAXUINT: a file of 4 MB can ask for more) */
+			out->inst = (guint)MIN((double)out->inst + (double)list->items * arg->inst, (double)G_MAXUINT);
 	}
 	out->calls = g_hash_table_size(calls);
 	double per_call = out->calls ? MAX(1.0, (double)out->inst / out->calls) : 1;
