@@ -102,7 +102,7 @@ typedef struct {
 GArray *plan_arch_costs(const Plan *p);
 void plan_arch_costs_free(GArray *costs);
 /* Where those costs came from, for cugen ci and cugen profile: "measured
- * in the last build", "guessed: nothing measured yet, the default costs"
+ * in the last build", "guessed from each TU's text: nothing measured yet"
  * or "N of M device compiles measured in the last build, the rest
  * guessed" (of the archs named in the space-separated list archs, or all
  * where it is NULL: "80 90", as plan_balance gives them). */

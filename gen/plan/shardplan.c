@@ -79,7 +79,7 @@ char *plan_costs_source(const GArray *costs, const char *archs)
 	if (edges && measured == edges)
 		return g_strdup("measured in the last build");
 	if (!measured)
-		return g_strdup("guessed: nothing measured yet, the default costs");
+		return g_strdup("guessed from each TU's text: nothing measured yet");
 	return g_strdup_printf("%u of %u device compiles measured in the last build, the rest guessed", measured, edges);
 }
 
