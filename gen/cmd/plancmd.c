@@ -124,6 +124,7 @@ int cmd_plan(int argc, char **argv)
 		cg_json_seconds(b, "critical_path_seconds", pl->critical_path);
 		cg_json_seconds(b, "estimate_seconds", pl->estimate);
 		cg_json_int(b, "measured_edges", pl->measured);
+		cg_json_int(b, "guessed_from_text_edges", pl->scanned);
 		cg_json_int(b, "recommended_j", pl->recommended_j);
 		cg_json_str(b, "archs", gen.info.archs);
 		json_builder_set_member_name(b, "edges");
