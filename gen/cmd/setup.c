@@ -41,11 +41,6 @@
 #include "units.h"
 #include "util.h"
 
-/* From this many TUs setup's heap is large enough for cg_big_heap()
- * (some 20 MB at 1,000 TUs); below, a huge page would only cost its
- * zeroing. */
-#define BIG_HEAP_TUS 1000
-
 void setup_args_clear(SetupArgs *a)
 {
 	g_free(a->srcdir);
@@ -293,11 +288,6 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 		return FALSE;
 	}
 	cg_timing("config");
-	guint tus = 0;
-	for (guint i = 0; i < gen->c->targets->len; i++)
-		tus += ((Target *)g_ptr_array_index(gen->c->targets, i))->sources->len;
-	if (tus >= BIG_HEAP_TUS)
-		cg_big_heap(); /* (before the planner's threads start) */
 	if (!outside_sources(gen, a->builddir, err))
 		return FALSE;
 	gen->tk = toolkit_probe(gen->c, gen->builddir, err);
@@ -376,27 +366,50 @@ static GString *args_text(const SetupArgs *a, const Generated *gen)
 	return s;
 }
 
+/* The second half of the shard spec, handed from the thread that makes
+ * it to the one that makes the first, which appends and seals it. */
+typedef struct {
+	GMutex lock;
+	GCond ready;
+	GString *part;         /* NULL until made */
+} SpecHandoff;
+
 /* The files besides the build file, read-only over the graph: made on
  * threads of their own while the build file is written (at 10,000 TUs
- * they are some 25 MB of text; the shard spec in two halves). */
+ * they are some 25 MB of text; the shard spec in two halves). The
+ * spec's seal (a SHA-256 of 20 MB there, 40 ms) is made on the first
+ * half's thread too, not after the joins. */
 typedef struct {
 	const Generated *gen;
 	const ShardBuild *sb;
 	guint from, to;        /* the shard spec's part */
 	gboolean first;        /* the first part (the spec's header), else also: */
-	GString *spec;
+	SpecHandoff *handoff;
+	GString *spec;         /* the first: the whole spec, sealed */
 	GString *history, *compdb;
 } SideFiles;
 
 static gpointer side_files(gpointer data)
 {
 	SideFiles *f = data;
-	f->spec = shard_spec_part(f->gen->g, f->gen->tk, f->sb, f->from, f->to, f->first);
-	if (!f->first) {
-		if (!f->history) /* (no history read: --no-history) */
-			f->history = history_compact(f->gen->builddir);
-		f->compdb = compdb_write(f->gen->g, f->gen->builddir);
+	GString *part = shard_spec_part(f->gen->g, f->gen->tk, f->sb, f->from, f->to, f->first);
+	SpecHandoff *h = f->handoff;
+	g_mutex_lock(&h->lock);
+	if (f->first) {
+		while (!h->part)
+			g_cond_wait(&h->ready, &h->lock);
+		g_mutex_unlock(&h->lock);
+		g_string_append_len(part, h->part->str, (gssize)h->part->len);
+		g_string_free(g_steal_pointer(&h->part), TRUE);
+		f->spec = state_seal("shard-spec", part);
+		return NULL;
 	}
+	h->part = part;
+	g_cond_signal(&h->ready);
+	g_mutex_unlock(&h->lock);
+	if (!f->history) /* (no history read: --no-history) */
+		f->history = history_compact(f->gen->builddir);
+	f->compdb = compdb_write(f->gen->g, f->gen->builddir);
 	return NULL;
 }
 
@@ -449,8 +462,11 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	/* the compacted edge log comes with the history, when it was read */
 	GString *log = gen->history ? g_steal_pointer(&gen->history->compact) : NULL;
 	const ShardBuild sb = { { gen->c->srcdir, gen->builddir }, project_archs };
-	SideFiles side[2] = { { gen, &sb, 0, half, TRUE, NULL, NULL, NULL },
-			      { gen, &sb, half, gen->g->edges->len, FALSE, NULL, log, NULL } };
+	SpecHandoff handoff = { 0 };
+	g_mutex_init(&handoff.lock);
+	g_cond_init(&handoff.ready);
+	SideFiles side[2] = { { gen, &sb, 0, half, TRUE, &handoff, NULL, NULL, NULL },
+			      { gen, &sb, half, gen->g->edges->len, FALSE, &handoff, NULL, log, NULL } };
 	GThread *threads[2] = { g_thread_new("cugen-spec", side_files, &side[0]),
 				g_thread_new("cugen-files", side_files, &side[1]) };
 	GString *full = NULL, *text;
@@ -488,9 +504,9 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	g_thread_join(threads[1]);
 	g_free(project_archs);
 	cg_timing("the other files");
-	GString *spec = side[0].spec;
-	g_string_append_len(spec, side[1].spec->str, (gssize)side[1].spec->len);
-	g_string_free(side[1].spec, TRUE);
+	g_mutex_clear(&handoff.lock);
+	g_cond_clear(&handoff.ready);
+	GString *spec = side[0].spec; /* (sealed) */
 	if (!text) {
 		g_string_free(side[1].history, TRUE);
 		g_string_free(side[1].compdb, TRUE);
@@ -525,7 +541,7 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	stage_add(st, p, state_seal("probe", toolkit_cache_text(gen->tk)));
 	g_free(p);
 	p = g_build_filename(gen->builddir, ".cugen", "shard.spec", NULL);
-	stage_add(st, p, state_seal("shard-spec", spec));
+	stage_add(st, p, spec);
 	g_free(p);
 	if (!install_stage(st, gen->resolved, gen->builddir, err)) {
 		stage_free(st);

@@ -206,6 +206,11 @@ void pl_guess_init(Plan *p, const Toolkit *tk)
 	host_dirs(tk, p->scan_dirs);
 }
 
+static void dirs_free(gpointer d)
+{
+	g_ptr_array_free(d, TRUE);
+}
+
 /* The tables of a plan's scans, made once (Plan.scans, scan_tus). */
 static void scan_tables(Plan *p, const Config *c)
 {
@@ -214,28 +219,43 @@ static void scan_tables(Plan *p, const Config *c)
 	p->scans = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
 	p->scanner = tuscan_new();
 	p->scan_tus = cuda_tus(c);
+	p->scan_target_dirs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, dirs_free);
+}
+
+/* Where t's TUs' #includes are looked for: its own include directories,
+ * its dependencies', its flags' -I, then the system's (Plan.scan_dirs);
+ * made once per target (Plan.scan_target_dirs). */
+static const GPtrArray *target_dirs(Plan *p, const Config *c, const Target *t)
+{
+	GPtrArray *dirs = g_hash_table_lookup(p->scan_target_dirs, t);
+	if (dirs)
+		return dirs;
+	dirs = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *found = g_ptr_array_new(), *keep = g_ptr_array_new_with_free_func(g_free);
+	add_dirs(found, t->private_include);
+	add_dirs(found, t->include);
+	GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	dep_dirs(t, found, seen);
+	g_hash_table_destroy(seen);
+	flag_dirs(c, t->cuda_flags, found, keep);
+	if (p->scan_dirs)
+		add_dirs(found, p->scan_dirs);
+	for (guint i = 0; i < found->len; i++)
+		g_ptr_array_add(dirs, g_strdup(g_ptr_array_index(found, i)));
+	g_ptr_array_free(found, TRUE);
+	g_ptr_array_free(keep, TRUE);
+	g_hash_table_insert(p->scan_target_dirs, (gpointer)t, dirs);
+	return dirs;
 }
 
 /* ref's TU scanned, into Plan.scans. */
 static const TuScan *scan_ref(Plan *p, const Config *c, const TuRef *ref)
 {
-	const Target *t = ref->t;
-	const Source *src = ref->src;
-	GPtrArray *dirs = g_ptr_array_new(), *keep = g_ptr_array_new_with_free_func(g_free);
-	add_dirs(dirs, t->private_include);
-	add_dirs(dirs, t->include);
-	GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
-	dep_dirs(t, dirs, seen);
-	g_hash_table_destroy(seen);
-	flag_dirs(c, t->cuda_flags, dirs, keep);
-	if (p->scan_dirs)
-		add_dirs(dirs, p->scan_dirs);
+	const GPtrArray *dirs = target_dirs(p, c, ref->t);
 	TuScan *s = g_new(TuScan, 1);
-	tuscan_tu(p->scanner, src->abs, p->scan_implicit, (const char *const *)dirs->pdata, dirs->len,
+	tuscan_tu(p->scanner, ref->src->abs, p->scan_implicit, (const char *const *)dirs->pdata, dirs->len,
 		  p->scan_dirs ? p->scan_dirs->len : 0, s);
-	g_ptr_array_free(dirs, TRUE);
-	g_ptr_array_free(keep, TRUE);
-	g_hash_table_insert(p->scans, src->rel, s);
+	g_hash_table_insert(p->scans, ref->src->rel, s);
 	return s;
 }
 

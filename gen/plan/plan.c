@@ -24,6 +24,8 @@ void plan_clear(Plan *p)
 		g_hash_table_destroy(p->scans);
 	if (p->scan_tus)
 		g_hash_table_destroy(p->scan_tus);
+	if (p->scan_target_dirs)
+		g_hash_table_destroy(p->scan_target_dirs);
 	if (p->scan_dirs)
 		g_ptr_array_free(p->scan_dirs, TRUE);
 	g_free(p->scan_implicit);

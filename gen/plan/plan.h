@@ -67,6 +67,8 @@ typedef struct {
 	GThread *scan_thread;            /* scanning every CUDA TU while the graph is lowered,
 	                                  * when nothing was measured (guess.c) */
 	GHashTable *scan_tus;            /* project-relative path -> its CUDA TU (guess.c) */
+	GHashTable *scan_target_dirs;    /* Target* -> the directories its TUs' #includes are
+	                                  * looked for in (guess.c) */
 	GPtrArray *scan_dirs;            /* char*: the toolkit's and the host compiler's include
 	                                  * directories (guess.c) */
 	char *scan_implicit;             /* the toolkit's cuda_runtime.h */

@@ -22,6 +22,7 @@ typedef struct {
 typedef struct {
 	GPtrArray *incs;    /* char*: '<' or '"', then the name */
 	gboolean heavy;     /* it includes CUB, Thrust, CUTLASS or CuTe itself */
+	gboolean full;      /* read whole, not only for its #includes (a system header) */
 	guint kernels, inst, unrolls;
 	GPtrArray *calls;   /* char*: cub::DeviceScan::InclusiveSum, thrust::sort */
 	GPtrArray *bare;    /* char*: the same without "cub::" in the text */
@@ -329,9 +330,12 @@ static void invocation(FileScan *f, const char *l)
 	g_ptr_array_add(f->invokes, g_strndup(a, an));
 }
 
-static FileScan *scan_file(const char *path)
+/* A file read: a project file whole, a system header (system) for its
+ * #includes alone (what add_file counts of it). */
+static FileScan *scan_file(const char *path, gboolean system)
 {
 	FileScan *f = g_new0(FileScan, 1);
+	f->full = !system;
 	f->incs = g_ptr_array_new_with_free_func(g_free);
 	f->calls = g_ptr_array_new_with_free_func(g_free);
 	f->bare = g_ptr_array_new_with_free_func(g_free);
@@ -350,9 +354,13 @@ static FileScan *scan_file(const char *path)
 			*next++ = 0;
 		const char *l = skip_space(line);
 		if (*l == '#') {
-			directive(f, l + 1);
+			const char *d = skip_space(l + 1);
+			if (!system || word_at(d, d, "include"))
+				directive(f, l + 1);
 			continue;
 		}
+		if (system)
+			continue;
 		f->kernels += count_word(l, "__global__");
 		f->inst += count_instantiations(l);
 		find_calls(l, f->calls, f->bare);
@@ -398,11 +406,13 @@ static char *resolve(TuScanner *s, const FileScan *from, const char *inc, const 
 	return NULL;
 }
 
-static FileScan *file_of(TuScanner *s, const char *path)
+/* path read once (again whole, when it was read as a system header and
+ * is now a project file). */
+static FileScan *file_of(TuScanner *s, const char *path, gboolean system)
 {
 	FileScan *f = g_hash_table_lookup(s->files, path);
-	if (!f) {
-		f = scan_file(path);
+	if (!f || (!f->full && !system)) {
+		f = scan_file(path, system);
 		g_hash_table_insert(s->files, g_strdup(path), f);
 	}
 	return f;
@@ -489,7 +499,7 @@ static HeaderSet *header_set(TuScanner *s, const char *top, GPtrArray *roots, co
 		g_free(e);
 		if (!g_hash_table_add(seen, p))
 			continue;
-		FileScan *f = file_of(s, p);
+		FileScan *f = file_of(s, p, system);
 		add_file(a, f, system);
 		for (guint i = f->incs->len; i-- > 0;) {
 			int via;
@@ -509,7 +519,7 @@ void tuscan_tu(TuScanner *s, const char *path, const char *implicit, const char 
 {
 	memset(out, 0, sizeof *out);
 	char *top = cg_path_norm(path);
-	FileScan *f = file_of(s, top);
+	FileScan *f = file_of(s, top, FALSE);
 	/* its headers: what nvcc includes first, then its own #includes */
 	GPtrArray *roots = g_ptr_array_new_with_free_func(g_free);
 	GString *key = g_string_new(NULL);

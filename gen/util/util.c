@@ -3,9 +3,6 @@
 #include "util.h"
 
 #include <errno.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -486,23 +483,6 @@ char *cg_relpath(const char *path, const char *dir)
 	g_strfreev(p);
 	g_strfreev(d);
 	return g_string_free(o, FALSE);
-}
-
-void cg_big_heap(void)
-{
-#ifdef __GLIBC__
-	const gsize huge = (gsize)2 << 20, pad = (gsize)256 << 20;
-	mallopt(M_ARENA_MAX, 1);
-	mallopt(M_TOP_PAD, (int)pad);
-	mallopt(M_TRIM_THRESHOLD, (int)(2 * pad));
-	mallopt(M_MMAP_THRESHOLD, 64 << 20);
-	/* grow the heap now (by the pad), and advise what it grew by */
-	void *p = malloc(huge);
-	char *lo = (char *)(((guintptr)p + huge - 1) & ~(guintptr)(huge - 1)), *top = sbrk(0);
-	if (p && top != (char *)-1 && top > lo)
-		madvise(lo, (gsize)(top - lo), MADV_HUGEPAGE);
-	free(p);
-#endif
 }
 
 char *cg_hash_hex(const void *data, gsize len)

@@ -159,14 +159,6 @@ void stage_free(Stage *st);
 
 /* A hash of the bytes, as lowercase hex (sha256). */
 char *cg_hash_hex(const void *data, gsize len);
-/* For a process that builds a large heap (setup at 10,000 TUs: some
- * 200 MB in a few hundred thousand pieces, then tens of MB of text):
- * one malloc arena, the heap grown in large steps and advised into
- * transparent huge pages, large buffers kept on it. Four times fewer
- * page faults and a fifth less wall time there (bench/RESULTS.md);
- * never for cugen exec, which runs once per edge with a tiny heap. A
- * no-op off glibc. */
-void cg_big_heap(void);
 
 /* The ninja that runs this process: the first ancestor within four
  * generations whose program's name starts with "ninja" (ninja runs
