@@ -587,8 +587,11 @@ void tuscan_tu(TuScanner *s, const char *path, const char *implicit, const char 
 	g_hash_table_iter_init(&it, calls);
 	while (g_hash_table_iter_next(&it, &k, NULL))
 		out->units += call_weight(k) * per_call;
-	if (out->heavy && !out->calls)
-		out->units = 1; /* it includes a library and calls nothing seen */
+	if (out->heavy && !out->calls) /* it includes a library and calls nothing seen: each
+					* explicit instantiation (CUTLASS's kernels, a TU's own
+					* templates over CuTe) a unit, at least one. Not fitted:
+					* no CUTLASS project was measured */
+		out->units = MAX(1, out->inst);
 	g_hash_table_destroy(calls);
 	g_hash_table_destroy(macros);
 	set_free(all);

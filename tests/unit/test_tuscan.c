@@ -115,6 +115,15 @@ static void test_using_and_thrust(void)
 	TuScan u = scan("u/b.cu", NULL);
 	g_assert_cmpuint(u.calls, ==, 0);
 	g_assert_cmpfloat(u.units, ==, 1); /* it includes CUB: one unit */
+	/* a library and no call seen: each explicit instantiation a unit */
+	put("u/c.cu", "#include <cutlass/gemm/device/gemm.h>\n"
+		      "template <typename T> void gemm(T *a) { }\n"
+		      "template void gemm<float>(float *);\ntemplate void gemm<double>(double *);\n"
+		      "template void gemm<int>(int *);\n");
+	TuScan w = scan("u/c.cu", NULL);
+	g_assert_true(w.heavy);
+	g_assert_cmpuint(w.calls, ==, 0);
+	g_assert_cmpfloat(w.units, ==, 3);
 }
 
 static void test_missing(void)
