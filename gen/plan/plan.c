@@ -737,7 +737,7 @@ Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *
 	if (p->scanned) {
 		guint tus = 0, heavy = pl_scans_heavy(p, &tus);
 		pl_why(p, "costs: %u of %u edges guessed from their TU's text (%u CUDA TUs read, %u of them reaching "
-			  "CUB, Thrust, CUTLASS or CuTe; -v says what each holds), %u measured",
+			  "CUB, Thrust, CUTLASS or CuTe; cugen plan -v says what each holds), %u measured",
 		       p->scanned, p->edges, tus, heavy, p->measured);
 	}
 	if (g->n > SIM_EDGES)
