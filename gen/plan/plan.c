@@ -736,9 +736,9 @@ Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *
 		p->mem_from = "guessed from each CUDA TU's text (nothing measured yet)";
 	if (p->scanned) {
 		guint tus = 0, heavy = pl_scans_heavy(p, &tus);
-		pl_why(p, "costs: %u of %u edges guessed from their TU's text (%u CUDA TUs read, %u of them reaching "
+		pl_why(p, "costs: %u of %u edges guessed from their TU's text (%u CUDA TU%s read, %u of them reaching "
 			  "CUB, Thrust, CUTLASS or CuTe; cugen plan -v says what each holds), %u measured",
-		       p->scanned, p->edges, tus, heavy, p->measured);
+		       p->scanned, p->edges, tus, tus == 1 ? "" : "s", heavy, p->measured);
 	}
 	if (g->n > SIM_EDGES)
 		pl_why(p, "edge order: longest remaining chain first (critical path %.*f s of %.*f CPU s; %u of %u edges measured)",
