@@ -18,17 +18,24 @@ typedef struct {
 	guint items, inst;
 } Macro;
 
-/* What one file says, read once. */
+/* What a file holds, or a set of headers with everything they include
+ * (made once per set: TuScanner.sets, by the set and the directories
+ * searched; its names and macros the files' own, TuScanner.files). */
 typedef struct {
-	GPtrArray *incs;    /* char*: '<' or '"', then the name */
-	gboolean heavy;     /* it includes CUB, Thrust, CUTLASS or CuTe itself */
-	gboolean full;      /* read whole, not only for its #includes (a system header) */
-	guint kernels, inst, unrolls;
+	gboolean heavy;     /* it includes CUB, Thrust, CUTLASS or CuTe */
+	gboolean using_cub; /* it says `using namespace cub` */
+	guint kernels, inst, unrolls, files;
 	GPtrArray *calls;   /* char*: cub::DeviceScan::InclusiveSum, thrust::sort */
 	GPtrArray *bare;    /* char*: the same without "cub::" in the text */
-	gboolean using_cub; /* it says `using namespace cub` */
-	GPtrArray *macros;  /* Macro* */
 	GPtrArray *invokes; /* char*: LIST, then ARG, for each LIST(ARG) line */
+	GPtrArray *macros;  /* Macro*, in the order read: the first of a name counts */
+} HeaderSet;
+
+/* What one file says, read once. */
+typedef struct {
+	HeaderSet text;     /* what it holds itself (files: 1; the arrays own their items) */
+	GPtrArray *incs;    /* char*: '<' or '"', then the name */
+	gboolean full;      /* read whole, not only for its #includes (a system header) */
 	char *dir;
 } FileScan;
 
@@ -51,10 +58,10 @@ static void file_free(gpointer p)
 {
 	FileScan *f = p;
 	g_ptr_array_free(f->incs, TRUE);
-	g_ptr_array_free(f->calls, TRUE);
-	g_ptr_array_free(f->bare, TRUE);
-	g_ptr_array_free(f->macros, TRUE);
-	g_ptr_array_free(f->invokes, TRUE);
+	g_ptr_array_free(f->text.calls, TRUE);
+	g_ptr_array_free(f->text.bare, TRUE);
+	g_ptr_array_free(f->text.macros, TRUE);
+	g_ptr_array_free(f->text.invokes, TRUE);
 	g_free(f->dir);
 	g_free(f);
 }
@@ -276,13 +283,13 @@ static void directive(FileScan *f, const char *d)
 		const char *e = close ? strchr(q + 1, close) : NULL;
 		if (e && e > q + 1) {
 			char *name = g_strndup(q + 1, (gsize)(e - q - 1));
-			f->heavy |= heavy_name(name);
+			f->text.heavy |= heavy_name(name);
 			g_ptr_array_add(f->incs, g_strdup_printf("%c%s", *q, name));
 			g_free(name);
 		}
 	} else if (word_at(d, d, "pragma")) {
 		const char *q = skip_space(d + 6);
-		f->unrolls += word_at(q, q, "unroll");
+		f->text.unrolls += word_at(q, q, "unroll");
 	} else if (word_at(d, d, "define")) {
 		const char *q = skip_space(d + 6);
 		gsize n = id_len(q);
@@ -300,9 +307,9 @@ static void directive(FileScan *f, const char *d)
 		for (const char *p = strstr(body, param); p; p = strstr(p + pn, param))
 			m->items += word_at(body, p, param) && *skip_space(p + pn) == '(';
 		m->inst = count_instantiations(body);
-		g_ptr_array_add(f->macros, m);
-		find_calls(body, f->calls, f->bare);
-		f->kernels += count_word(body, "__global__");
+		g_ptr_array_add(f->text.macros, m);
+		find_calls(body, f->text.calls, f->text.bare);
+		f->text.kernels += count_word(body, "__global__");
 		g_free(param);
 	}
 }
@@ -326,21 +333,22 @@ static void invocation(FileScan *f, const char *l)
 		e = skip_space(e + 1);
 	if (*e)
 		return;
-	g_ptr_array_add(f->invokes, g_strndup(l, n));
-	g_ptr_array_add(f->invokes, g_strndup(a, an));
+	g_ptr_array_add(f->text.invokes, g_strndup(l, n));
+	g_ptr_array_add(f->text.invokes, g_strndup(a, an));
 }
 
 /* A file read: a project file whole, a system header (system) for its
- * #includes alone (what add_file counts of it). */
+ * #includes alone (what set_add counts of it). */
 static FileScan *scan_file(const char *path, gboolean system)
 {
 	FileScan *f = g_new0(FileScan, 1);
 	f->full = !system;
+	f->text.files = 1;
 	f->incs = g_ptr_array_new_with_free_func(g_free);
-	f->calls = g_ptr_array_new_with_free_func(g_free);
-	f->bare = g_ptr_array_new_with_free_func(g_free);
-	f->macros = g_ptr_array_new_with_free_func(macro_free);
-	f->invokes = g_ptr_array_new_with_free_func(g_free);
+	f->text.calls = g_ptr_array_new_with_free_func(g_free);
+	f->text.bare = g_ptr_array_new_with_free_func(g_free);
+	f->text.macros = g_ptr_array_new_with_free_func(macro_free);
+	f->text.invokes = g_ptr_array_new_with_free_func(g_free);
 	f->dir = g_path_get_dirname(path);
 	gsize n = 0;
 	char *text = cg_read_regular(path, SCAN_FILE_MAX, FALSE, &n, NULL);
@@ -361,13 +369,13 @@ static FileScan *scan_file(const char *path, gboolean system)
 		}
 		if (system)
 			continue;
-		f->kernels += count_word(l, "__global__");
-		f->inst += count_instantiations(l);
-		find_calls(l, f->calls, f->bare);
+		f->text.kernels += count_word(l, "__global__");
+		f->text.inst += count_instantiations(l);
+		find_calls(l, f->text.calls, f->text.bare);
 		invocation(f, l);
 		if (word_at(l, l, "using")) {
 			const char *q = skip_space(l + 5);
-			f->using_cub |= word_at(q, q, "namespace") && strncmp(skip_space(q + 9), "cub", 3) == 0 &&
+			f->text.using_cub |= word_at(q, q, "namespace") && strncmp(skip_space(q + 9), "cub", 3) == 0 &&
 					!is_id(skip_space(q + 9)[3]);
 		}
 	}
@@ -430,15 +438,6 @@ static double call_weight(const char *call)
 	return sort + g_str_has_prefix(call, "thrust::");
 }
 
-/* What a set of headers holds, with everything they include: made once
- * per set (TuScanner.sets), by the set and the directories searched. The
- * names and macros are the files' own (TuScanner.files). */
-typedef struct {
-	gboolean heavy, using_cub;
-	guint kernels, inst, unrolls, files;
-	GPtrArray *calls, *bare, *invokes;
-	GPtrArray *macros; /* Macro*, in the order read: the first of a name counts */
-} HeaderSet;
 
 static void set_free(gpointer p)
 {
@@ -450,23 +449,23 @@ static void set_free(gpointer p)
 	g_free(a);
 }
 
-/* A file into a set: a system header (the toolkit's, the host
- * compiler's) only counts and says which libraries it includes; the
- * kernels, calls and instantiations are the project's text's. */
-static void add_file(HeaderSet *a, const FileScan *f, gboolean system)
+/* from (a file's own text, or a set of headers) into set to: a system
+ * header only counts and says which libraries it includes; the kernels,
+ * calls and instantiations are the project's text's. */
+static void set_add(HeaderSet *to, const HeaderSet *from, gboolean system)
 {
-	a->files++;
-	a->heavy |= f->heavy;
+	to->files += from->files;
+	to->heavy |= from->heavy;
 	if (system)
 		return;
-	a->using_cub |= f->using_cub;
-	a->kernels += f->kernels;
-	a->inst += f->inst;
-	a->unrolls += f->unrolls;
-	g_ptr_array_extend(a->calls, f->calls, NULL, NULL);
-	g_ptr_array_extend(a->bare, f->bare, NULL, NULL);
-	g_ptr_array_extend(a->invokes, f->invokes, NULL, NULL);
-	g_ptr_array_extend(a->macros, f->macros, NULL, NULL);
+	to->using_cub |= from->using_cub;
+	to->kernels += from->kernels;
+	to->inst += from->inst;
+	to->unrolls += from->unrolls;
+	g_ptr_array_extend(to->calls, from->calls, NULL, NULL);
+	g_ptr_array_extend(to->bare, from->bare, NULL, NULL);
+	g_ptr_array_extend(to->invokes, from->invokes, NULL, NULL);
+	g_ptr_array_extend(to->macros, from->macros, NULL, NULL);
 }
 
 static HeaderSet *set_new(void)
@@ -500,7 +499,7 @@ static HeaderSet *header_set(TuScanner *s, const char *top, GPtrArray *roots, co
 		if (!g_hash_table_add(seen, p))
 			continue;
 		FileScan *f = file_of(s, p, system);
-		add_file(a, f, system);
+		set_add(a, &f->text, system);
 		for (guint i = f->incs->len; i-- > 0;) {
 			int via;
 			char *r = resolve(s, f, g_ptr_array_index(f->incs, i), dirs, ndirs, &via);
@@ -546,17 +545,8 @@ void tuscan_tu(TuScanner *s, const char *path, const char *implicit, const char 
 	}
 	g_ptr_array_free(roots, TRUE);
 	HeaderSet *all = set_new();
-	add_file(all, f, FALSE);
-	all->files += a->files;
-	all->heavy |= a->heavy;
-	all->using_cub |= a->using_cub;
-	all->kernels += a->kernels;
-	all->inst += a->inst;
-	all->unrolls += a->unrolls;
-	g_ptr_array_extend(all->calls, a->calls, NULL, NULL);
-	g_ptr_array_extend(all->bare, a->bare, NULL, NULL);
-	g_ptr_array_extend(all->invokes, a->invokes, NULL, NULL);
-	g_ptr_array_extend(all->macros, a->macros, NULL, NULL);
+	set_add(all, &f->text, FALSE);
+	set_add(all, a, FALSE);
 	out->files = all->files;
 	out->heavy = all->heavy;
 	out->kernels = all->kernels;
