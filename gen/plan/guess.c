@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "resolve.h"
 #include "tuscan.h"
+#include "util.h"
 
 #define SROW(row, b, kf, u, k, un, g, gkf, gu) row,
 enum { SCAN_COSTS(SROW) S_COUNT };
@@ -37,45 +39,22 @@ static double step_gib(const TuScan *t, int k)
 	return steps[k].gib + steps[k].gib_per_kfile * kfiles(t) + steps[k].gib_per_unit * t->units;
 }
 
-static void add_dirs(GPtrArray *dirs, GPtrArray *from)
-{
-	for (guint i = 0; from && i < from->len; i++)
-		g_ptr_array_add(dirs, g_ptr_array_index(from, i));
-}
-
-/* The public include directories of t's dependencies, depth first, each
- * target once. */
-static void dep_dirs(const Target *t, GPtrArray *dirs, GHashTable *seen)
-{
-	for (guint i = 0; t->deps && i < t->deps->len; i++) {
-		const Target *d = g_ptr_array_index(t->deps, i);
-		if (!g_hash_table_add(seen, (gpointer)d))
-			continue;
-		add_dirs(dirs, d->include);
-		dep_dirs(d, dirs, seen);
-	}
-}
-
 /* -I DIR and -IDIR, -isystem DIR of flags (absolute, or relative to the
- * project), into dirs (kept in keep). */
-static void flag_dirs(const Config *c, const char *flags, GPtrArray *dirs, GPtrArray *keep)
+ * project), into dirs. */
+static void flag_dirs(const Config *c, const char *flags, GPtrArray *dirs)
 {
-	char **argv = NULL;
-	if (!flags || !*flags || !g_shell_parse_argv(flags, NULL, &argv, NULL))
-		return;
-	for (char **a = argv; *a; a++) {
-		const char *d = NULL;
-		if ((strcmp(*a, "-I") == 0 || strcmp(*a, "-isystem") == 0) && a[1])
-			d = *++a;
-		else if (g_str_has_prefix(*a, "-I"))
-			d = *a + 2;
-		if (d && *d) {
-			char *abs = g_path_is_absolute(d) ? g_strdup(d) : g_build_filename(c->srcdir, d, NULL);
-			g_ptr_array_add(keep, abs);
-			g_ptr_array_add(dirs, abs);
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	if (flags && cg_split_words(flags, w, NULL))
+		for (guint i = 0; i < w->len; i++) {
+			const char *a = g_ptr_array_index(w, i), *d = NULL;
+			if ((strcmp(a, "-I") == 0 || strcmp(a, "-isystem") == 0) && i + 1 < w->len)
+				d = g_ptr_array_index(w, ++i);
+			else if (g_str_has_prefix(a, "-I"))
+				d = a + 2;
+			if (d && *d)
+				g_ptr_array_add(dirs, g_path_is_absolute(d) ? g_strdup(d) : g_build_filename(c->srcdir, d, NULL));
 		}
-	}
-	g_strfreev(argv);
+	g_ptr_array_free(w, TRUE);
 }
 
 /* A CUDA TU: its target and source. */
@@ -190,8 +169,10 @@ static void host_dirs(const Toolkit *tk, GPtrArray *dirs)
 	g_free(prefix);
 }
 
-void pl_guess_init(Plan *p, const Toolkit *tk)
+void pl_guess_init(Plan *p, const Resolved *r)
 {
+	const Toolkit *tk = r->tk;
+	p->scan_resolved = r;
 	if (p->scan_dirs || !tk)
 		return;
 	p->scan_dirs = g_ptr_array_new_with_free_func(g_free);
@@ -222,28 +203,27 @@ static void scan_tables(Plan *p, const Config *c)
 	p->scan_target_dirs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, dirs_free);
 }
 
-/* Where t's TUs' #includes are looked for: its own include directories,
- * its dependencies', its flags' -I, then the system's (Plan.scan_dirs);
- * made once per target (Plan.scan_target_dirs). */
+/* Where t's TUs' #includes are looked for: its -I directories as its
+ * compiles get them (RTarget.includes: its own, then its dependencies'),
+ * its flags' -I, then the system's (Plan.scan_dirs); made once per
+ * target (Plan.scan_target_dirs). */
 static const GPtrArray *target_dirs(Plan *p, const Config *c, const Target *t)
 {
 	GPtrArray *dirs = g_hash_table_lookup(p->scan_target_dirs, t);
 	if (dirs)
 		return dirs;
 	dirs = g_ptr_array_new_with_free_func(g_free);
-	GPtrArray *found = g_ptr_array_new(), *keep = g_ptr_array_new_with_free_func(g_free);
-	add_dirs(found, t->private_include);
-	add_dirs(found, t->include);
-	GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
-	dep_dirs(t, found, seen);
-	g_hash_table_destroy(seen);
-	flag_dirs(c, t->cuda_flags, found, keep);
-	if (p->scan_dirs)
-		add_dirs(found, p->scan_dirs);
-	for (guint i = 0; i < found->len; i++)
-		g_ptr_array_add(dirs, g_strdup(g_ptr_array_index(found, i)));
-	g_ptr_array_free(found, TRUE);
-	g_ptr_array_free(keep, TRUE);
+	const Resolved *r = p->scan_resolved;
+	const RTarget *rt = r ? g_hash_table_lookup(r->targets, t) : NULL;
+	for (guint i = 0; rt && i < rt->includes->len; i++) {
+		const char *d = g_ptr_array_index(rt->includes, i); /* (relative to the build directory) */
+		char *abs = g_path_is_absolute(d) ? g_strdup(d) : g_build_filename(r->builddir, d, NULL);
+		g_ptr_array_add(dirs, cg_path_norm(abs));
+		g_free(abs);
+	}
+	flag_dirs(c, t->cuda_flags, dirs);
+	for (guint i = 0; p->scan_dirs && i < p->scan_dirs->len; i++)
+		g_ptr_array_add(dirs, g_strdup(g_ptr_array_index(p->scan_dirs, i)));
 	g_hash_table_insert(p->scan_target_dirs, (gpointer)t, dirs);
 	return dirs;
 }

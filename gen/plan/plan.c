@@ -612,7 +612,7 @@ Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *
 	const Profile *pr = c->profile;
 	p->why = g_ptr_array_new_with_free_func(g_free);
 	plan_machine(p, pr, m);
-	pl_guess_init(p, r->tk);
+	pl_guess_init(p, r);
 	if (history_none(h))
 		pl_guess_prefetch(p, c);
 	Grouping ch = { 0 };

@@ -69,6 +69,7 @@ typedef struct {
 	GHashTable *scan_tus;            /* project-relative path -> its CUDA TU (guess.c) */
 	GHashTable *scan_target_dirs;    /* Target* -> the directories its TUs' #includes are
 	                                  * looked for in (guess.c) */
+	const Resolved *scan_resolved;   /* the project the plan is made for (its targets' -I) */
 	GPtrArray *scan_dirs;            /* char*: the toolkit's and the host compiler's include
 	                                  * directories (guess.c) */
 	char *scan_implicit;             /* the toolkit's cuda_runtime.h */

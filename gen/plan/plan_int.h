@@ -101,9 +101,10 @@ gboolean pl_ptxas_only(const Edge *e);
  * seconds and peak bytes from its TU's scan (guess.c), *cpu without the
  * device preprocess of an edge that runs cicc (*pre: that preprocess);
  * FALSE for an edge of no CUDA TU. */
-/* Where a TU's system headers are: the toolkit's include directories and
- * the host compiler's, as its installation lays them out (guess.c). */
-void pl_guess_init(Plan *p, const Toolkit *tk);
+/* Where a TU's headers are: its target's -I directories (r's) and the
+ * system's, the toolkit's include directories and the host compiler's
+ * as its installation lays them out (guess.c). */
+void pl_guess_init(Plan *p, const Resolved *r);
 /* Scans every CUDA TU of c on a thread (a build directory with nothing
  * measured: each will be asked for), joined by pl_guess_join, which the
  * first pl_guess does. */
