@@ -137,9 +137,14 @@ static double read_number(const char *s)
 	return (double)m / pow10[frac > 0 ? frac : 0];
 }
 
+static char *log_path(const char *builddir)
+{
+	return g_build_filename(builddir, ".cugen", "edges.log", NULL);
+}
+
 static char *log_data(const char *builddir)
 {
-	char *path = g_build_filename(builddir, ".cugen", "edges.log", NULL);
+	char *path = log_path(builddir);
 	char *data = cg_read_regular(path, CG_READ_MAX, FALSE, NULL, NULL);
 	g_free(path);
 	return data;
@@ -290,7 +295,7 @@ gboolean history_none(const History *h)
 {
 	if (!h || !h->loading_dir)
 		return TRUE;
-	char *path = g_build_filename(h->loading_dir, ".cugen", "edges.log", NULL);
+	char *path = log_path(h->loading_dir);
 	struct stat st;
 	const gboolean none = stat(path, &st) != 0 || st.st_size == 0;
 	g_free(path);
