@@ -22,7 +22,7 @@
 typedef struct {
 	char *path;
 	char *tmp;
-	int fd;                /* tmp's, locked until it is renamed (stale_tmp) */
+	int fd;                /* tmp's, locked until it is renamed (remove_if_stale) */
 	GString *contents;
 	gboolean always;
 	int same;              /* same_content's answer: -1 not asked yet */
@@ -201,15 +201,21 @@ static gpointer compare_file(gpointer data)
 /* A temporary is stale when its writer is gone: every setup holds an
  * exclusive lock on its temporaries until it has renamed them, so one
  * that can be locked was left by a run that was killed (another setup
- * writing the same build directory at the same time keeps its own). */
-static gboolean stale_tmp(const char *path)
+ * writing the same build directory at the same time keeps its own).
+ * It is removed while our lock is held: a writer that had just created
+ * it and not yet locked it waits for the lock, then finds its name gone
+ * (open_tmp) and makes another. Unlinking after the lock was let go
+ * removed such a writer's temporary under it. */
+static void remove_if_stale(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
-		return FALSE;
-	gboolean stale = flock(fd, LOCK_EX | LOCK_NB) == 0;
+		return;
+	struct stat a, b;
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &a) == 0 && lstat(path, &b) == 0 &&
+	    a.st_ino == b.st_ino && a.st_dev == b.st_dev && S_ISREG(b.st_mode))
+		unlink(path);
 	close(fd);
-	return stale;
 }
 
 /* A new temporary beside f->path, open and locked in f->fd; retried when
@@ -235,7 +241,7 @@ static gboolean open_tmp(StagedFile *f)
 }
 
 /* The temporaries "FILE.tmp.XXXXXX" an earlier, killed run left beside
- * the staged files (stale_tmp): removed once this run's files are in
+ * the staged files (remove_if_stale): removed once this run's files are in
  * place. */
 static void remove_stale(Stage *st)
 {
@@ -259,9 +265,7 @@ static void remove_stale(Stage *st)
 			char *base = g_strndup(n, (gsize)(t - n));
 			if (g_hash_table_contains(bases, base)) {
 				char *p = g_build_filename(dir, n, NULL);
-				struct stat sb;
-				if (lstat(p, &sb) == 0 && S_ISREG(sb.st_mode) && stale_tmp(p))
-					unlink(p);
+				remove_if_stale(p);
 				g_free(p);
 			}
 			g_free(base);
