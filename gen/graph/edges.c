@@ -242,10 +242,14 @@ Graph *edges_lower(const Resolved *r, const EdgeInputs *in, const Grouping *gr, 
 	x.info = info;
 	gboolean ok = TRUE;
 	const GPtrArray *order = r->order;
+	guint strings = 0; /* about 4 per edge of a TU's arch, 4 more per TU */
 	for (guint i = 0; i < order->len; i++) {
 		Target *t = g_ptr_array_index(order, i);
-		g_hash_table_insert(x.state, t, tstate_new(resolved_target(r, t)));
+		const RTarget *rt = resolved_target(r, t);
+		g_hash_table_insert(x.state, t, tstate_new(rt));
+		strings += t->sources->len * (4 + 4 * (rt->build ? rt->build->archs->len : 0));
 	}
+	cg_table_reserve(&x.g->strings, strings);
 	for (guint i = 0; ok && i < order->len; i++) {
 		Target *t = g_ptr_array_index(order, i);
 		TState *s = g_hash_table_lookup(x.state, t);

@@ -91,6 +91,8 @@ typedef struct {
 } CgTable;
 
 void cg_table_init(CgTable *t);
+/* Room for n values without growing, in a table still empty. */
+void cg_table_reserve(CgTable *t, guint n);
 void cg_table_clear(CgTable *t);
 /* The slot of the value with this hash that same(value, key) accepts,
  * else the free slot where it would go. */
