@@ -5,7 +5,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
+#include <dirent.h>
+#include <fnmatch.h>
 #include <ini.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -92,7 +93,15 @@ static char *missing_why(const char *abs)
  * to files; its directory is watched: the graph regenerates when a file
  * appears there. Wildcards are taken in the last component only (the
  * watched directory must be one directory). */
-static gboolean glob_files(Config *c, Entry *e, const char *w, GPtrArray *files, GError **err)
+/* The files a glob names (its wildcards in the file name only), read
+ * from its directory: a name is matched as glob(3) would (fnmatch, a
+ * leading '.' matched only by a '.'), and readdir's file type says it is
+ * a regular file without a stat; the others (links, and file systems
+ * that give no type) are asked with one fstatat. Those known to be
+ * regular files and not links go into plain (when not NULL): 10,000
+ * sources in one directory cost one walk of it, not two stat calls
+ * each. */
+static gboolean glob_files(Config *c, Entry *e, const char *w, GPtrArray *files, GHashTable *plain, GError **err)
 {
 	char *wdir = g_path_get_dirname(w);
 	gboolean deep = has_glob_chars(wdir) || strstr(w, "**");
@@ -102,26 +111,36 @@ static gboolean glob_files(Config *c, Entry *e, const char *w, GPtrArray *files,
 			   "directories nor as '**' (write one glob per directory, e.g. 'src/a/*.cu src/b/*.cu')", w);
 		return FALSE;
 	}
-	GString *pat = g_string_new(NULL);
-	for (const char *p = c->srcdir; *p; p++) {
-		if (strchr("*?[]\\", *p))
-			g_string_append_c(pat, '\\');
-		g_string_append_c(pat, *p);
-	}
-	g_string_append_c(pat, '/');
-	g_string_append(pat, w);
-	glob_t g;
-	if (glob(pat->str, GLOB_NOSORT, NULL, &g) == 0) {
-		for (size_t k = 0; k < g.gl_pathc; k++)
-			if (path_is_file(g.gl_pathv[k]))
-				g_ptr_array_add(files, cg_path_norm(g.gl_pathv[k]));
-		globfree(&g);
-	}
-	g_string_free(pat, TRUE);
-	g_ptr_array_sort(files, cmp_strp);
 	char *abs = cg_path_join(c->srcdir, w);
 	char *dir = g_path_get_dirname(abs);
+	const char *slash = strrchr(w, '/');
+	const char *pat = slash ? slash + 1 : w;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		if (fnmatch(pat, de->d_name, FNM_PERIOD) != 0)
+			continue;
+		struct stat sb;
+		gboolean regular = de->d_type == DT_REG;
+		gboolean known = regular;
+		if (!known && (de->d_type == DT_LNK || de->d_type == DT_UNKNOWN) &&
+		    fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+			regular = S_ISREG(sb.st_mode);
+			known = regular;
+			if (S_ISLNK(sb.st_mode))
+				regular = fstatat(dirfd(d), de->d_name, &sb, 0) == 0 && S_ISREG(sb.st_mode);
+		}
+		if (!regular)
+			continue;
+		char *f = g_strconcat(dir, strcmp(dir, "/") == 0 ? "" : "/", de->d_name, NULL);
+		g_ptr_array_add(files, f);
+		if (plain && known)
+			g_hash_table_add(plain, f);
+	}
+	if (d)
+		closedir(d);
 	g_free(abs);
+	g_ptr_array_sort(files, cmp_strp);
 	if (!g_ptr_array_find_with_equal_func(c->glob_dirs, dir, g_str_equal, NULL))
 		g_ptr_array_add(c->glob_dirs, dir);
 	else
@@ -140,13 +159,14 @@ static gboolean glob_files(Config *c, Entry *e, const char *w, GPtrArray *files,
 /* realpath(f) (malloc'd), asking the file system for f's directory once
  * (dirs: directory -> its real path, "" when it has none) and for f
  * itself only when it is a symbolic link: a glob of thousands of files
- * in one directory costs a stat each, not a walk of every component. */
-static char *real_file(const char *f, GHashTable *dirs)
+ * in one directory costs a stat each, not a walk of every component;
+ * none for a file glob_files knew is plain, not a link. */
+static char *real_file(const char *f, gboolean plain, GHashTable *dirs)
 {
 	struct stat st;
-	if (lstat(f, &st) != 0)
+	if (!plain && lstat(f, &st) != 0)
 		return NULL;
-	if (S_ISLNK(st.st_mode))
+	if (!plain && S_ISLNK(st.st_mode))
 		return realpath(f, NULL);
 	char *d = g_path_get_dirname(f);
 	const char *rd = g_hash_table_lookup(dirs, d);
@@ -177,8 +197,9 @@ static gboolean read_source_word(Config *c, Target *t, Entry *e, const char *w, 
 	}
 	char *abs = cg_path_join(c->srcdir, w);
 	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+	GHashTable *plain = g_hash_table_new(NULL, NULL);
 	if (has_glob_chars(w)) {
-		if (!glob_files(c, e, w, files, err)) {
+		if (!glob_files(c, e, w, files, plain, err)) {
 			ok = FALSE;
 		} else if (files->len == 0) {
 			cf_word_error(err, e, w, FALSE, "glob '%s' matches no file", w);
@@ -227,7 +248,7 @@ static gboolean read_source_word(Config *c, Target *t, Entry *e, const char *w, 
 			ok = FALSE;
 			break;
 		}
-		char *real = real_file(f, real_dirs);
+		char *real = real_file(f, g_hash_table_contains(plain, f), real_dirs);
 		if (real && strcmp(real, f) == 0)
 			g_clear_pointer(&real, free);
 		if (!lang_of(f, &lang)) {
@@ -262,6 +283,7 @@ static gboolean read_source_word(Config *c, Target *t, Entry *e, const char *w, 
 		g_free(rel);
 	}
 	g_hash_table_destroy(real_dirs);
+	g_hash_table_destroy(plain);
 	g_ptr_array_free(files, TRUE);
 	g_free(abs);
 	return ok;
@@ -540,7 +562,7 @@ gboolean cf_read_data(Config *c, Target *t, Section *s, GError **err)
 		char *abs = cg_path_join(c->srcdir, w);
 		GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
 		if (has_glob_chars(w)) {
-			if (!glob_files(c, e, w, files, err)) {
+			if (!glob_files(c, e, w, files, NULL, err)) {
 				ok = FALSE;
 			} else if (!files->len) {
 				cf_word_error(err, e, w, FALSE, "data glob '%s' matches no file", w);
@@ -659,7 +681,7 @@ gboolean cf_read_headers(Config *c, Target *t, Section *s, GError **err)
 			cf_word_error(err, e, w, FALSE, "header '%s' is outside the project directory", w);
 			ok = FALSE;
 		} else if (has_glob_chars(w)) {
-			if (!glob_files(c, e, w, files, err))
+			if (!glob_files(c, e, w, files, NULL, err))
 				ok = FALSE;
 			else if (!files->len) {
 				cf_word_error(err, e, w, FALSE, "headers glob '%s' matches no file", w);
