@@ -73,11 +73,9 @@ static void plain_init(void)
 /* An interned string is its GraphStr and its characters. (edges.c hands
  * the same string to a TU's ten or so edges: it interns it once and uses
  * the edge_*_interned calls.) */
-const char *graph_intern(Graph *g, const char *s)
+static const char *intern_hashed(Graph *g, const char *s, gsize n, guint32 hash)
 {
-	gsize n = strlen(s);
 	Text t = { s, n };
-	guint32 hash = cg_hash32(s, n);
 	CgSlot *slot = cg_table_slot(&g->strings, hash, same_text, &t);
 	if (slot->value)
 		return slot->value;
@@ -91,6 +89,29 @@ const char *graph_intern(Graph *g, const char *s)
 	const char *v = memcpy(h + 1, s, n + 1);
 	cg_table_fill(&g->strings, slot, hash, (gpointer)v);
 	return v;
+}
+
+const char *graph_intern(Graph *g, const char *s)
+{
+	gsize n = strlen(s);
+	return intern_hashed(g, s, n, cg_hash32(s, n));
+}
+
+void graph_intern_many(Graph *g, guint n, const char *const *s, const char **out)
+{
+	enum { CHUNK = 32 };
+	for (guint from = 0; from < n; from += CHUNK) {
+		guint to = MIN(n, from + CHUNK);
+		gsize len[CHUNK];
+		guint32 hash[CHUNK];
+		for (guint i = from; i < to; i++) {
+			len[i - from] = strlen(s[i]);
+			hash[i - from] = cg_hash32(s[i], len[i - from]);
+			__builtin_prefetch(&g->strings.slots[hash[i - from] & g->strings.mask]);
+		}
+		for (guint i = from; i < to; i++)
+			out[i] = intern_hashed(g, s[i], len[i - from], hash[i - from]);
+	}
 }
 
 static void set_maker(const char *p, Edge *e)

@@ -182,6 +182,24 @@ static const char *tu_path(Ctx *x, GString *buf, const char *D, const char *a, c
 	return graph_intern(x->g, buf->str);
 }
 
+/* D/ABC (a, b, c: NULL for nothing; D NULL: a alone) appended to names,
+ * NUL-ended, its offset to at */
+static void tu_name(GString *names, GArray *at, const char *D, const char *a, const char *b, const char *c)
+{
+	gsize off = names->len;
+	g_array_append_val(at, off);
+	if (D) {
+		cg_put(names, D, graph_str(D)->len);
+		cg_put(names, "/", 1);
+	}
+	cg_puts(names, a);
+	if (b)
+		cg_puts(names, b);
+	if (c)
+		cg_puts(names, c);
+	cg_put(names, "", 1);
+}
+
 void ed_cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char *O)
 {
 	/* O.o is the object; O.p/ holds the TU's intermediate files */
@@ -199,8 +217,35 @@ void ed_cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char 
 		g_free(canon);
 		g_free(file);
 	}
-	const char *iin = graph_intern(g, in);
-	const char *fe_out = tu_path(x, buf, D, "fe.cpp", NULL, NULL);
+	/* the TU's own paths, interned side by side (graph_intern_many):
+	 * its input, fe.cpp, stub.c, host.o, and each arch's image, PTX and
+	 * preprocessed source */
+	TArch *archs = tu_archs(x, s);
+	const guint na = s->build->archs->len;
+	GString *names = g_string_new(NULL);
+	GArray *at = g_array_sized_new(FALSE, FALSE, sizeof(gsize), 4 + 3 * na);
+	tu_name(names, at, NULL, in, NULL, NULL);
+	tu_name(names, at, D, "fe.cpp", NULL, NULL);
+	tu_name(names, at, D, "stub.c", NULL, NULL);
+	tu_name(names, at, D, "host.o", NULL, NULL);
+	for (guint i = 0; i < na; i++) {
+		const Arch *a = &g_array_index(s->build->archs, Arch, i);
+		const char *id = archs[i].id;
+		if (archs[i].pa->lto)
+			tu_name(names, at, D, "compute_", id, ".ltoir");
+		else
+			tu_name(names, at, D, a->sass ? "sm_" : "compute_", id, a->sass ? ".cubin" : ".ptx");
+		tu_name(names, at, D, "compute_", id, ".ptx");
+		tu_name(names, at, D, id, ".ii", NULL);
+	}
+	const char **named = g_new(const char *, at->len);
+	for (guint i = 0; i < at->len; i++)
+		named[i] = names->str + g_array_index(at, gsize, i);
+	graph_intern_many(g, at->len, named, named);
+	g_string_free(names, TRUE);
+	g_array_free(at, TRUE);
+	const char *iin = named[0];
+	const char *fe_out = named[1];
 	Edge *fe = graph_edge(g, EK_FE, cu_fe_rule(x, s));
 	fe->target = s->t->name;
 	fe->source = src->rel;
@@ -222,17 +267,14 @@ void ed_cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char 
 	edge_var_interned(fb, v.vO, D);
 	if (argv_has(s->pipe->fatbin, P_F))
 		edge_var_interned(fb, v.vF, v.file);
-	const char *stub = tu_path(x, buf, D, "stub.c", NULL, NULL);
+	const char *stub = named[2];
 
-	TArch *archs = tu_archs(x, s);
-	for (guint i = 0; i < s->build->archs->len; i++) {
+	for (guint i = 0; i < na; i++) {
 		const Arch *a = &g_array_index(s->build->archs, Arch, i);
 		TArch *ta = &archs[i];
 		const char *id = ta->id;
 		PipeArch *pa = ta->pa;
-		const char *out = pa->lto ? tu_path(x, buf, D, "compute_", id, ".ltoir")
-				  : a->sass ? tu_path(x, buf, D, "sm_", id, ".cubin")
-					    : tu_path(x, buf, D, "compute_", id, ".ptx");
+		const char *out = named[4 + 3 * i];
 		const gboolean tail = x->opt->tail_split > 1 && x->opt->split_edges && !pa->lto && !x->cache &&
 				      g_hash_table_contains(x->opt->split_edges, out);
 		/* ptxas edges: cicc (ce) then ptxas (d), which reads its PTX */
@@ -262,8 +304,8 @@ void ed_cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char 
 		DevUnit *u = graph_dev_unit(g);
 		u->image = out;
 		u->cubin = !pa->lto && a->sass ? out : NULL;
-		u->ptx = tu_path(x, buf, D, "compute_", id, ".ptx");
-		u->ii = tu_path(x, buf, D, id, ".ii", NULL);
+		u->ptx = named[4 + 3 * i + 1];
+		u->ii = named[4 + 3 * i + 2];
 		const guint pre = x->opt->pp_edges && !x->cache ? 0 : TOOL_PP;
 		d->unit = u;
 		d->tools = px ? TOOL_PTXAS : pre | TOOL_CICC | (pa->lto ? TOOL_LTO : a->sass ? TOOL_PTXAS : 0);
@@ -344,7 +386,8 @@ void ed_cuda_tu_arch(Ctx *x, TState *s, Source *src, const char *in, const char 
 	Edge *h = graph_edge(g, EK_HOST, cu_host_rule(x, s));
 	h->target = s->t->name;
 	h->source = src->rel;
-	const char *host = tu_path(x, buf, D, "host.o", NULL, NULL);
+	const char *host = named[3];
+	g_free(named);
 	edge_out_interned(h, host);
 	edge_in_interned(fb, host);
 	edge_in_interned(h, fe_out);
