@@ -567,10 +567,11 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	return ok;
 }
 
-/* cmd_setup leaves its graph to the process's exit: freeing 100,000 edges
- * one by one took a tenth of setup at 10,000 TUs. This keeps it reachable,
- * so leak checkers do not count it as lost. */
-static Graph *volatile left_to_exit;
+/* cmd_setup leaves what it made to the process's exit: freeing 100,000
+ * edges one by one took a tenth of setup at 10,000 TUs, and the project's
+ * sources, their resolution and the planner's graph 7% more. This keeps
+ * them reachable, so leak checkers do not count them as lost. */
+static Generated *volatile left_to_exit;
 
 int cmd_setup(int argc, char **argv)
 {
@@ -625,9 +626,8 @@ out:
 	if (err)
 		rc = cg_report(err);
 	g_clear_error(&err);
-	left_to_exit = gen.g;
-	gen.g = NULL;
-	setup_generated_clear(&gen);
+	plan_settle(&gen.plan);
+	left_to_exit = g_memdup2(&gen, sizeof gen);
 	setup_args_clear(&a);
 	return rc;
 }

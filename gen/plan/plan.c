@@ -14,6 +14,11 @@
 
 /* (every number the planner decides by: planknobs.h) */
 
+void plan_settle(Plan *p)
+{
+	pl_guess_join(p);
+}
+
 void plan_clear(Plan *p)
 {
 	if (p->chosen.split_edges)

@@ -89,6 +89,9 @@ typedef struct {
  * to write (info its facts), ordered, with its pools. */
 Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *r, const EdgeInputs *in,
 		 GraphInfo *info, Plan *p, GError **err);
+/* Waits for what the plan still runs (the TU scan's thread), so that
+ * the rest may be left to the process's exit. */
+void plan_settle(Plan *p);
 void plan_clear(Plan *p);
 /* The profile's nvcc --split-compile for every device compile: 0 when the
  * planner chooses (auto) or [cuda] reproducible = yes. */
