@@ -11,7 +11,16 @@
 
 GString *state_seal(const char *kind, GString *body)
 {
-	char *h = cg_hash_hex(body->str, body->len);
+	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
+	g_checksum_update(ck, (const guchar *)body->str, (gssize)body->len);
+	body = state_seal_summed(kind, body, ck);
+	g_checksum_free(ck);
+	return body;
+}
+
+GString *state_seal_summed(const char *kind, GString *body, GChecksum *sum)
+{
+	char *h = g_strdup(g_checksum_get_string(sum));
 	char *line = g_strdup_printf(SEAL_PREFIX "%s 1 sha256=%s\n", kind, h);
 	g_string_prepend(body, line);
 	g_free(line);

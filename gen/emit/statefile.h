@@ -14,6 +14,9 @@
 
 /* body with the seal line put in front (body is consumed). */
 GString *state_seal(const char *kind, GString *body);
+/* The same with body's SHA-256 summed already (sum fed exactly body, in
+ * pieces as they were made). */
+GString *state_seal_summed(const char *kind, GString *body, GChecksum *sum);
 
 /* The body of the state file at path when its seal holds, else NULL
  * (after a warning naming path when it was damaged). */

@@ -49,11 +49,8 @@ GString *cg_json_finish(JsonBuilder *b, gboolean pretty)
 	json_generator_set_pretty(gen, pretty);
 	json_generator_set_indent(gen, 2);
 	json_generator_set_root(gen, root);
-	gsize len = 0;
-	char *text = json_generator_to_data(gen, &len);
-	GString *o = g_string_new_len(text, (gssize)len);
+	GString *o = json_generator_to_gstring(gen, g_string_new(NULL));
 	g_string_append_c(o, '\n');
-	g_free(text);
 	g_object_unref(gen);
 	json_node_unref(root);
 	g_object_unref(b);
