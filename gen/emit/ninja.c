@@ -189,24 +189,31 @@ fail:
 
 GString *compdb_write(const Graph *g, const char *builddir)
 {
-	JsonBuilder *b = json_builder_new();
-	json_builder_begin_array(b);
+	/* json-glib's pretty layout, written entry by entry (cg_json_put_str) */
+	GString *o = g_string_sized_new(64 + (gsize)g->compdb->len * 1024);
+	GString *dir = g_string_new(NULL);
+	cg_json_put_str(dir, builddir);
+	g_string_append(o, "[");
 	GString *cmd = g_string_new(NULL);
 	for (guint i = 0; i < g->compdb->len; i++) {
 		CompdbEntry *c = g_ptr_array_index(g->compdb, i);
-		json_builder_begin_object(b);
-		cg_json_str(b, "directory", builddir);
-		cg_json_str(b, "file", c->file);
-		cg_json_str(b, "output", c->output);
+		g_string_append(o, i ? ",\n  {\n    \"directory\" : " : "\n  {\n    \"directory\" : ");
+		g_string_append_len(o, dir->str, (gssize)dir->len);
+		g_string_append(o, ",\n    \"file\" : ");
+		cg_json_put_str(o, c->file);
+		g_string_append(o, ",\n    \"output\" : ");
+		cg_json_put_str(o, c->output);
 		g_string_assign(cmd, c->command);
 		if (c->args) {
 			g_string_append_c(cmd, ' ');
 			g_string_append(cmd, c->args);
 		}
-		cg_json_str(b, "command", cmd->str);
-		json_builder_end_object(b);
+		g_string_append(o, ",\n    \"command\" : ");
+		cg_json_put_str(o, cmd->str);
+		g_string_append(o, "\n  }");
 	}
-	json_builder_end_array(b);
+	g_string_append(o, g->compdb->len ? "\n]\n" : "]\n");
 	g_string_free(cmd, TRUE);
-	return cg_json_finish(b, TRUE);
+	g_string_free(dir, TRUE);
+	return o;
 }

@@ -56,3 +56,29 @@ GString *cg_json_finish(JsonBuilder *b, gboolean pretty)
 	g_object_unref(b);
 	return o;
 }
+
+void cg_json_put_str(GString *o, const char *value)
+{
+	char *valid = g_utf8_validate(value, -1, NULL) ? NULL : g_utf8_make_valid(value, -1);
+	static const char hex[] = "0123456789abcdef";
+	g_string_append_c(o, '"');
+	const char *run = valid ? valid : value, *p = run;
+	for (; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+			continue;
+		g_string_append_len(o, run, p - run);
+		run = p + 1;
+		const char *sh = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b" : c == '\t' ? "\\t"
+			       : c == '\n' ? "\\n" : c == '\f' ? "\\f" : c == '\r' ? "\\r" : NULL;
+		if (sh) {
+			g_string_append(o, sh);
+		} else {
+			char u[7] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0 };
+			g_string_append(o, u);
+		}
+	}
+	g_string_append_len(o, run, p - run);
+	g_string_append_c(o, '"');
+	g_free(valid);
+}

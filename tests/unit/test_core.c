@@ -109,6 +109,51 @@ static void test_json_string(void)
 	g_string_free(o, TRUE);
 }
 
+/* cg_json_put_str writes what json-glib's generator writes for the same
+ * string (every byte from 1 to 255 alone and together, invalid UTF-8,
+ * quotes and backslashes), but U+001F, which json-glib 1.6 leaves bare
+ * and JSON forbids; and json-glib reads each back as it was. */
+static void test_json_put_str(void)
+{
+	GPtrArray *in = g_ptr_array_new_with_free_func(g_free);
+	char all[256];
+	for (int c = 1; c < 256; c++) {
+		g_ptr_array_add(in, g_strdup_printf("x%cy", c));
+		all[c - 1] = (char)c;
+	}
+	all[255] = 0;
+	g_ptr_array_add(in, g_strdup(all));
+	g_ptr_array_add(in, g_strdup("a\"b\\c \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 bad\xc3 end\xff"));
+	g_ptr_array_add(in, g_strdup(""));
+	for (guint i = 0; i < in->len; i++) {
+		const char *v = g_ptr_array_index(in, i);
+		JsonBuilder *b = json_builder_new();
+		json_builder_begin_array(b);
+		cg_json_add_str(b, v);
+		json_builder_end_array(b);
+		GString *glib = cg_json_finish(b, FALSE); /* ["..."]\n */
+		GString *ours = g_string_new("[");
+		cg_json_put_str(ours, v);
+		g_string_append(ours, "]\n");
+		if (!strchr(v, 0x1f)) {
+			g_assert_cmpstr(ours->str, ==, glib->str);
+		} else {
+			g_assert_nonnull(strstr(ours->str, "\\u001f"));
+			g_assert_null(strchr(ours->str, 0x1f));
+		}
+		JsonParser *p = json_parser_new();
+		g_assert_true(json_parser_load_from_data(p, ours->str, (gssize)ours->len, NULL));
+		JsonArray *a = json_node_get_array(json_parser_get_root(p));
+		char *want = g_utf8_make_valid(v, -1);
+		g_assert_cmpstr(json_array_get_string_element(a, 0), ==, want);
+		g_free(want);
+		g_object_unref(p);
+		g_string_free(ours, TRUE);
+		g_string_free(glib, TRUE);
+	}
+	g_ptr_array_free(in, TRUE);
+}
+
 static void test_split_list(void)
 {
 	GPtrArray *v = g_ptr_array_new_with_free_func(g_free);
@@ -501,6 +546,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/util/paths", test_paths);
 	g_test_add_func("/util/split_list", test_split_list);
 	g_test_add_func("/util/json_string", test_json_string);
+	g_test_add_func("/util/json_put_str", test_json_put_str);
 	g_test_add_func("/util/path_near", test_path_near);
 	g_test_add_func("/util/suggest", test_suggest);
 	g_test_add_func("/depfile/parse_format", test_depfile);
