@@ -130,7 +130,6 @@ GString *shard_spec_part(const Graph *g, const Toolkit *tk, const ShardBuild *b,
 		if (e->kind != EK_DEV || !e->arch)
 			continue;
 		const char *O = edge_get_var(e, "O");
-		const char *id = strchr(e->arch, '_') + 1;
 		cg_put(o, "\n[", 2);
 		cg_put(o, EDGE_AT(e->outs, 0), graph_str(EDGE_AT(e->outs, 0))->len);
 		cg_put(o, "]\n", 2);
@@ -160,17 +159,10 @@ GString *shard_spec_part(const Graph *g, const Toolkit *tk, const ShardBuild *b,
 			g_snprintf(n, sizeof n, "%d", e->rule->split_compile);
 			spec_key(o, "split_compile", n);
 		}
-		const char *names[] = { "deps", "stub", "id" }, *tails[] = { ".full.d", ".stub.c", NULL };
-		for (gsize n = 0; n < G_N_ELEMENTS(names); n++) {
-			cg_puts(o, names[n]);
-			cg_put(o, "=", 1);
-			spec_ivalue(o, O, FALSE);
-			cg_put(o, "/", 1);
-			spec_value(o, tails[n] ? id : "id", FALSE);
-			if (tails[n])
-				cg_puts(o, tails[n]);
-			cg_put(o, "\n", 1);
-		}
+		/* (its depfile, stub and module id file are named by the
+		 * group and its arch: shard_spec_file) */
+		const char *img = EDGE_AT(e->outs, 0);
+		g_assert(g_str_has_prefix(img, O) && img[strlen(O)] == '/' && !strchr(img + strlen(O) + 1, '/'));
 	}
 	g_string_append_len(o, rules->str, (gssize)rules->len);
 	g_string_free(rules, TRUE);
@@ -249,12 +241,27 @@ gboolean shard_manifest_load(GKeyFile *m, const char *text, gsize len, const cha
 	return ok;
 }
 
-/* The group's own name, its files, stub, deps and id: all below BUILDDIR. */
+/* The group's own name and its files: all below BUILDDIR (its stub,
+ * deps and id are checked where shard_spec_file names them). */
 gboolean shard_spec_names_ok(GKeyFile *spec, const char *grp)
 {
-	static const char *const keys[] = { "stub", "deps", "id", NULL };
+	static const char *const keys[] = { NULL };
 	char *bad = bad_name(spec, grp, keys);
 	gboolean ok = !bad;
 	g_free(bad);
 	return ok;
+}
+
+char *shard_spec_file(const char *grp, const char *arch, const char *what)
+{
+	const char *id = arch ? strchr(arch, '_') : NULL;
+	if (!id || !id[1] || strchr(id, '/'))
+		return NULL;
+	char *dir = g_path_get_dirname(grp);
+	char *f = strcmp(what, "id") == 0 ? g_strconcat(dir, "/id", NULL)
+					  : g_strconcat(dir, "/", id + 1, strcmp(what, "deps") == 0 ? ".full.d" : ".stub.c", NULL);
+	g_free(dir);
+	if (!cg_rel_ok(f))
+		g_clear_pointer(&f, g_free);
+	return f;
 }

@@ -47,9 +47,15 @@ char *shard_image_stub(const Edge *e);
  * messages) into m: it must be UTF-8 with no NUL, of this format, and
  * name only paths below the build directory (cg_rel_ok). */
 gboolean shard_manifest_load(GKeyFile *m, const char *text, gsize len, const char *dir, GError **err);
-/* Whether a spec group's own name, its files, stub, deps and id are all
- * below BUILDDIR (`cugen manifest` checks each group before it copies). */
+/* Whether a spec group's own name and its files are all below BUILDDIR
+ * (`cugen manifest` checks each group before it copies). */
 gboolean shard_spec_names_ok(GKeyFile *spec, const char *grp);
+/* A spec group's (an image's) "deps" (its device preprocess's depfile),
+ * "stub" (the host stub its arch's cicc wrote) or "id" (the TU's module
+ * id file): beside the image, named by its arch (sm_80: 80.full.d,
+ * 80.stub.c, id); NULL when that is no path below BUILDDIR. The spec
+ * does not list them: a third of its 20 MB at 10,000 TUs. */
+char *shard_spec_file(const char *grp, const char *arch, const char *what);
 /* The manifest format this cugen writes and reads ([shard] format). */
 #define SHARD_FORMAT "2"
 /* sha256 of a file's bytes, cached; NULL if it cannot be read. */

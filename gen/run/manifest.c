@@ -117,7 +117,7 @@ int cmd_manifest(int argc, char **argv)
 			g_key_file_set_string(m, grp, "split_compile", sc);
 		g_free(sc);
 		/* inputs: every file of the device preprocess */
-		char *deps = g_key_file_get_string(spec, grp, "deps", NULL);
+		char *deps = shard_spec_file(grp, arch, "deps");
 		char *text = NULL;
 		GPtrArray *inputs = NULL;
 		if (deps && g_file_get_contents(deps, &text, NULL, NULL))
@@ -190,7 +190,7 @@ int cmd_manifest(int argc, char **argv)
 		g_ptr_array_free(fh, TRUE);
 		g_strfreev(files);
 		/* the host stub this arch's cicc wrote, and the module id */
-		char *stub = g_key_file_get_string(spec, grp, "stub", NULL);
+		char *stub = shard_spec_file(grp, arch, "stub");
 		if (!rc && stub && g_file_test(stub, G_FILE_TEST_EXISTS)) {
 			if (!copy_file(stub, out, stub, &err)) {
 				fprintf(stderr, "cugen: error: manifest: %s\n", err->message + 7);
@@ -200,7 +200,7 @@ int cmd_manifest(int argc, char **argv)
 			g_key_file_set_string(m, grp, "stub", stub);
 		}
 		g_free(stub);
-		char *idf = g_key_file_get_string(spec, grp, "id", NULL);
+		char *idf = shard_spec_file(grp, arch, "id");
 		char *id = NULL;
 		if (!rc && idf && g_file_get_contents(idf, &id, NULL, NULL))
 			g_key_file_set_string(m, grp, "module_id", g_strstrip(id));

@@ -12,6 +12,7 @@
 
 #include "cache_int.h"
 #include "safepath.h"
+#include "shard.h"
 #include "spawn.h"
 #include "statefile.h"
 #include "util.h"
@@ -33,6 +34,31 @@ static void test_rel_ok(void)
 	for (int i = 0; bad[i]; i++)
 		g_assert_false(cg_rel_ok(bad[i]));
 	g_assert_false(cg_rel_ok(NULL));
+}
+
+/* The files a shard spec's image names by its group and arch: beside
+ * the image, or none when the names would leave the build directory. */
+static void test_spec_files(void)
+{
+	char *f = shard_spec_file("obj/t/k.cu.p/sm_90a.cubin", "sm_90a", "deps");
+	g_assert_cmpstr(f, ==, "obj/t/k.cu.p/90a.full.d");
+	g_free(f);
+	f = shard_spec_file("obj/t/k.cu.p/compute_120.ptx", "compute_120", "stub");
+	g_assert_cmpstr(f, ==, "obj/t/k.cu.p/120.stub.c");
+	g_free(f);
+	f = shard_spec_file("obj/t/k.cu.p/sm_80.cubin", "sm_80", "id");
+	g_assert_cmpstr(f, ==, "obj/t/k.cu.p/id");
+	g_free(f);
+	const char *bad[][2] = { { "obj/k.cu.p/sm_80.cubin", "sm_../../../etc/x" }, { "obj/k.cu.p/sm_80.cubin", "sm80" },
+				 { "obj/k.cu.p/sm_80.cubin", "sm_" }, { "obj/k.cu.p/sm_80.cubin", NULL },
+				 { "../x/sm_80.cubin", "sm_80" }, { "/etc/sm_80.cubin", "sm_80" },
+				 { "obj/k.cu.p/sm_80.cubin", "sm_8\n0" } };
+	for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+		g_assert_null(shard_spec_file(bad[i][0], bad[i][1], "deps"));
+		g_assert_null(shard_spec_file(bad[i][0], bad[i][1], "stub"));
+	}
+	for (gsize i = 0; i < 6; i++) /* (the id file's name holds no arch) */
+		g_assert_null(shard_spec_file(bad[i][0], bad[i][1], "id"));
 }
 
 static void test_write_beneath(void)
@@ -231,6 +257,7 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	tmpdir = g_dir_make_tmp("cugen-untrusted-XXXXXX", NULL);
 	g_test_add_func("/untrusted/rel_ok", test_rel_ok);
+	g_test_add_func("/untrusted/spec_files", test_spec_files);
 	g_test_add_func("/untrusted/write_beneath", test_write_beneath);
 	g_test_add_func("/untrusted/read_regular", test_read_regular);
 	g_test_add_func("/untrusted/state_seal", test_state_seal);
