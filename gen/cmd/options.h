@@ -31,6 +31,8 @@ typedef struct {
 	gboolean no_history;   /* plan with the defaults, not the last build's measurements */
 	gboolean whole_device; /* no ptxas edges: device edges run cicc and ptxas (combine
 	                        * imports their images; a profile's ptxas_edges = no too) */
+	gboolean writes;       /* setup_write follows: the shard spec may be made while the
+	                        * plan is (setup.c's EarlySpec) */
 } SetupArgs;
 
 

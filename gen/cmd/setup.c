@@ -186,8 +186,13 @@ static char *self_path(void)
 	return p ? p : g_strdup("cugen");
 }
 
+static GString *early_spec_join(Generated *gen);
+
 void setup_generated_clear(Generated *gen)
 {
+	GString *spec = early_spec_join(gen);
+	if (spec)
+		g_string_free(spec, TRUE);
 	graph_free(gen->g);
 	resolved_free(gen->resolved);
 	toolkit_free(gen->tk);
@@ -225,6 +230,53 @@ static gboolean outside_sources(Generated *gen, const char *shown, GError **err)
 	free(b);
 	return ok;
 }
+
+/* The shard spec of a large graph, made and sealed on a thread of its
+ * own from the moment its edges are final (Plan.made) while the plan
+ * orders them: 13 MB and its SHA-256 at 10,000 TUs, otherwise made
+ * in the last phase, when the build file and the others are. */
+struct EarlySpec {
+	const Generated *gen;
+	GPtrArray *edges;      /* the graph's, in the order they were made */
+	char *archs;           /* the project's arch set (setup_project_archs) */
+	GThread *thread;
+	GString *spec;         /* sealed */
+};
+
+static gpointer early_spec(gpointer data)
+{
+	struct EarlySpec *x = data;
+	const ShardBuild sb = { { x->gen->c->srcdir, x->gen->builddir }, x->archs };
+	x->spec = state_seal("shard-spec", shard_spec_part(x->edges, x->gen->tk, &sb, 0, x->edges->len, TRUE));
+	return NULL;
+}
+
+static void spec_made(Graph *g, gpointer data)
+{
+	Generated *gen = data;
+	struct EarlySpec *x = g_new0(struct EarlySpec, 1);
+	x->gen = gen;
+	x->edges = g_ptr_array_copy(g->edges, NULL, NULL);
+	x->archs = setup_project_archs(gen);
+	x->thread = g_thread_new("cugen-spec", early_spec, x);
+	gen->early = x;
+}
+
+/* The early spec, once made (NULL: none was started); joined either way. */
+static GString *early_spec_join(Generated *gen)
+{
+	struct EarlySpec *x = gen->early;
+	if (!x)
+		return NULL;
+	g_thread_join(x->thread);
+	GString *spec = x->spec;
+	g_ptr_array_free(x->edges, TRUE);
+	g_free(x->archs);
+	g_free(x);
+	gen->early = NULL;
+	return spec;
+}
+
 
 gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 {
@@ -321,6 +373,10 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 	gen->plan.may_group = edges_may_group(gen->resolved, PLAN_GROUP_EDGES);
 	gen->plan.trace = a->trace;
 	gen->plan.trace_costs = a->costs;
+	if (a->writes) {
+		gen->plan.made = spec_made;
+		gen->plan.made_data = gen;
+	}
 	gen->g = plan_make(gen->c, &gen->m, gen->history, gen->resolved, &gen->in, &gen->info, &gen->plan, err);
 	cg_timing("plan");
 	if (gen->g && gen->info.fallbacks)
@@ -375,14 +431,14 @@ typedef struct {
 } SpecHandoff;
 
 /* The files besides the build file, read-only over the graph: made on
- * threads of their own while the build file is written (at 10,000 TUs
- * they are some 25 MB of text; the shard spec in two halves). The
- * spec's seal (a SHA-256 of 20 MB there, 40 ms) is made on the first
- * half's thread too, not after the joins: the first half summed while
- * the second is made. */
+ * threads of their own while the build file is written (the shard spec
+ * in two halves, unless it was made early: EarlySpec). The spec's seal
+ * is made on the first half's thread too, not after the joins: the first
+ * half summed while the second is made. */
 typedef struct {
 	const Generated *gen;
 	const ShardBuild *sb;
+	const GPtrArray *edges; /* the spec's, in the order they were made; NULL: no spec here */
 	guint from, to;        /* the shard spec's part */
 	gboolean first;        /* the first part (the spec's header), else also: */
 	SpecHandoff *handoff;
@@ -390,32 +446,40 @@ typedef struct {
 	GString *history, *compdb;
 } SideFiles;
 
+/* The first half of the spec sealed with the second (the thread that
+ * made it hands it over), or the second handed over; TRUE for the first. */
+static gboolean spec_half(SideFiles *f)
+{
+	GString *part = shard_spec_part(f->edges, f->gen->tk, f->sb, f->from, f->to, f->first);
+	SpecHandoff *h = f->handoff;
+	if (!f->first) {
+		g_mutex_lock(&h->lock);
+		h->part = part;
+		g_cond_signal(&h->ready);
+		g_mutex_unlock(&h->lock);
+		return FALSE;
+	}
+	/* the seal's SHA-256 of the first half is made while the other
+	 * thread makes the second */
+	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+	g_checksum_update(sum, (const guchar *)part->str, (gssize)part->len);
+	g_mutex_lock(&h->lock);
+	while (!h->part)
+		g_cond_wait(&h->ready, &h->lock);
+	g_mutex_unlock(&h->lock);
+	g_checksum_update(sum, (const guchar *)h->part->str, (gssize)h->part->len);
+	g_string_append_len(part, h->part->str, (gssize)h->part->len);
+	g_string_free(g_steal_pointer(&h->part), TRUE);
+	f->spec = state_seal_summed("shard-spec", part, sum);
+	g_checksum_free(sum);
+	return TRUE;
+}
+
 static gpointer side_files(gpointer data)
 {
 	SideFiles *f = data;
-	GString *part = shard_spec_part(f->gen->g, f->gen->tk, f->sb, f->from, f->to, f->first);
-	SpecHandoff *h = f->handoff;
-	g_mutex_lock(&h->lock);
-	if (f->first) {
-		/* the seal's SHA-256 of the first half is made while the other
-		 * thread makes the second */
-		g_mutex_unlock(&h->lock);
-		GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
-		g_checksum_update(sum, (const guchar *)part->str, (gssize)part->len);
-		g_mutex_lock(&h->lock);
-		while (!h->part)
-			g_cond_wait(&h->ready, &h->lock);
-		g_mutex_unlock(&h->lock);
-		g_checksum_update(sum, (const guchar *)h->part->str, (gssize)h->part->len);
-		g_string_append_len(part, h->part->str, (gssize)h->part->len);
-		g_string_free(g_steal_pointer(&h->part), TRUE);
-		f->spec = state_seal_summed("shard-spec", part, sum);
-		g_checksum_free(sum);
+	if (f->edges && spec_half(f))
 		return NULL;
-	}
-	h->part = part;
-	g_cond_signal(&h->ready);
-	g_mutex_unlock(&h->lock);
 	if (!f->history) /* (no history read: --no-history) */
 		f->history = history_compact(f->gen->builddir);
 	f->compdb = compdb_write(f->gen->g, f->gen->builddir);
@@ -456,6 +520,9 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	if (strcmp(a->backend, "automake") == 0) {
 		g_free(ini_rel);
 		g_free(project_archs);
+		GString *spec = early_spec_join(gen); /* (no spec here) */
+		if (spec)
+			g_string_free(spec, TRUE);
 		return automake_write(gen->c, gen->resolved, gen->g, err);
 	}
 	char *jobs = g_strdup_printf("%d", gen->plan.recommended_j);
@@ -467,16 +534,28 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	g_free(jobs);
 	g_free(ini_rel);
 	gen->gated = !make && gate_wanted(gen->c, real_edges(gen->g));
-	guint half = gen->g->edges->len / 2;
 	/* the compacted edge log comes with the history, when it was read */
 	GString *log = gen->history ? g_steal_pointer(&gen->history->compact) : NULL;
 	const ShardBuild sb = { { gen->c->srcdir, gen->builddir }, project_archs };
 	SpecHandoff handoff = { 0 };
 	g_mutex_init(&handoff.lock);
 	g_cond_init(&handoff.ready);
-	SideFiles side[2] = { { gen, &sb, 0, half, TRUE, &handoff, NULL, NULL, NULL },
-			      { gen, &sb, half, gen->g->edges->len, FALSE, &handoff, NULL, log, NULL } };
-	GThread *threads[2] = { g_thread_new("cugen-spec", side_files, &side[0]),
+	/* the spec's edges in the order they were made (the plan ordered
+	 * gen->g's), unless it was made already */
+	GPtrArray *made = NULL;
+	if (!gen->early) {
+		made = g_ptr_array_sized_new(gen->g->edges->len);
+		g_ptr_array_set_size(made, gen->g->edges->len);
+		for (guint i = 0; i < gen->g->edges->len; i++) {
+			Edge *e = g_ptr_array_index(gen->g->edges, i);
+			g_assert(e->serial < made->len && !made->pdata[e->serial]);
+			made->pdata[e->serial] = e;
+		}
+	}
+	const guint n = gen->g->edges->len, half = made ? n / 2 : 0;
+	SideFiles side[2] = { { gen, &sb, made, 0, half, TRUE, &handoff, NULL, NULL, NULL },
+			      { gen, &sb, made, half, n, FALSE, &handoff, NULL, log, NULL } };
+	GThread *threads[2] = { made ? g_thread_new("cugen-spec", side_files, &side[0]) : NULL,
 				g_thread_new("cugen-files", side_files, &side[1]) };
 	GString *full = NULL, *text;
 	if (gen->gated) {
@@ -509,8 +588,13 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 		g_free(more);
 	}
 	cg_timing("build file");
-	g_thread_join(threads[0]);
+	if (threads[0])
+		g_thread_join(threads[0]);
 	g_thread_join(threads[1]);
+	if (made)
+		g_ptr_array_free(made, TRUE);
+	else
+		side[0].spec = early_spec_join(gen);
 	g_free(project_archs);
 	cg_timing("the other files");
 	g_mutex_clear(&handoff.lock);
@@ -590,6 +674,7 @@ int cmd_setup(int argc, char **argv)
 	int rc = 0;
 	if (!setup_parse_args(&argc, &argv, &a, "setup", FALSE, &err))
 		goto out;
+	a.writes = TRUE;
 	if (a.list_options) {
 		char *b = cg_abspath(a.builddir);
 		if (options_merge(&a, b, &err))
@@ -636,6 +721,9 @@ out:
 		rc = cg_report(err);
 	g_clear_error(&err);
 	plan_settle(&gen.plan);
+	GString *unwritten = early_spec_join(&gen); /* (written: NULL) */
+	if (unwritten)
+		g_string_free(unwritten, TRUE);
 	left_to_exit = g_memdup2(&gen, sizeof gen);
 	setup_args_clear(&a);
 	return rc;

@@ -26,6 +26,7 @@ typedef struct {
 	char *builddir;
 	EdgeInputs in;
 	gboolean gated;        /* build.ninja is a gate over .cugen/full.ninja */
+	struct EarlySpec *early; /* the shard spec, made on a thread while the plan is made */
 } Generated;
 
 gboolean setup_parse_args(int *argc, char ***argv, SetupArgs *a, const char *cmd,

@@ -26,11 +26,14 @@ typedef struct {
 	const char *arch_set; /* the project's arch set (archset_describe) */
 } ShardBuild;
 
-/* The spec of the device images of g (to stage as BUILDDIR/.cugen/shard.spec):
- * the part of it from edges [from, to), with or without its header (setup
- * writes it in parts, side by side). Per rule it holds the rule's
- * layout-free text (shard_rule_text) under [rule HASH]. */
-GString *shard_spec_part(const Graph *g, const Toolkit *tk, const ShardBuild *b, guint from, guint to,
+/* The spec of the device images of a graph (to stage as
+ * BUILDDIR/.cugen/shard.spec): the part of it from its edges [from, to),
+ * with or without its header (setup writes it in parts, side by side).
+ * edges are the graph's in the order they were made (Edge.serial), not
+ * the plan's: setup may make the spec while the edges are ordered. Per
+ * rule it holds the rule's layout-free text (shard_rule_text) under
+ * [rule HASH]. */
+GString *shard_spec_part(const GPtrArray *edges, const Toolkit *tk, const ShardBuild *b, guint from, guint to,
 			 gboolean header);
 /* A device edge's rule as shards compare it: its whole command
  * (reloc_rule_text: this cugen's path written "cugen", the build's and

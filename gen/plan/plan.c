@@ -667,6 +667,8 @@ Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *
 		if (!(g = lowered(r, in, &ch, FALSE, info, err)))
 			return NULL;
 	}
+	if (!small && g->n > SIM_EDGES && p->made) /* (final: lowered once more only when small) */
+		p->made(g->g, p->made_data);
 	if (ch.split_compile > 1)
 		pl_why(p, "--split-compile %d (profile split_compile); note: it changes the generated code", ch.split_compile);
 	if (c->reproducible)

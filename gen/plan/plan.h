@@ -51,6 +51,12 @@ typedef struct {
 	                                  * (edges_may_group): each lowered as a candidate */
 	const char *trace;               /* in: write the simulated build here (plan --trace) */
 	const char *trace_costs;         /* in: ... with the costs measured in this build directory */
+	void (*made)(Graph *g, gpointer data); /* in: called with the graph to write once its edges
+	                                  * and rules are final, before they are ordered (only a
+	                                  * graph of more than SIM_EDGES, where no groupings are
+	                                  * weighed: plan_make no longer fails then); it may read
+	                                  * them on a thread while the plan is made */
+	gpointer made_data;
 	gboolean rank_considered;        /* the planner weighed host_rank */
 	gboolean tail_considered;        /* the planner weighed a tail split */
 	gboolean tail_guessed;           /* ... on guessed costs (no device compile measured) */
