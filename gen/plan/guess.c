@@ -11,13 +11,14 @@
 #include "tuscan.h"
 #include "util.h"
 
-#define SROW(row, b, kf, u, k, un, g, gkf, gu) row,
+#define SROW(row, b, kf, u, k, un, g, gkf, gu, t, gt) row,
 enum { SCAN_COSTS(SROW) S_COUNT };
 #undef SROW
 static const struct {
-	double base, per_kfile, per_unit, per_kernel, per_unroll, gib, gib_per_kfile, gib_per_unit;
+	double base, per_kfile, per_unit, per_kernel, per_unroll, gib, gib_per_kfile, gib_per_unit, per_tunit,
+		gib_per_tunit;
 } steps[S_COUNT] = {
-#define SROW(row, b, kf, u, k, un, g, gkf, gu) [row] = { b, kf, u, k, un, g, gkf, gu },
+#define SROW(row, b, kf, u, k, un, g, gkf, gu, t, gt) [row] = { b, kf, u, k, un, g, gkf, gu, t, gt },
 	SCAN_COSTS(SROW)
 #undef SROW
 };
@@ -30,13 +31,16 @@ static double kfiles(const TuScan *t)
 
 static double step_cpu(const TuScan *t, int k)
 {
+	/* (a TU's unrolls are in its template units when it has them) */
 	return steps[k].base + steps[k].per_kfile * kfiles(t) + steps[k].per_unit * t->units +
-	       steps[k].per_kernel * t->kernels + steps[k].per_unroll * t->unrolls;
+	       steps[k].per_kernel * t->kernels + steps[k].per_unroll * (t->templated ? 0 : t->unrolls) +
+	       steps[k].per_tunit * t->tunits;
 }
 
 static double step_gib(const TuScan *t, int k)
 {
-	return steps[k].gib + steps[k].gib_per_kfile * kfiles(t) + steps[k].gib_per_unit * t->units;
+	return steps[k].gib + steps[k].gib_per_kfile * kfiles(t) + steps[k].gib_per_unit * t->units +
+	       steps[k].gib_per_tunit * t->tunits;
 }
 
 /* -I DIR and -IDIR, -isystem DIR of flags (absolute, or relative to the

@@ -1,6 +1,7 @@
 /* tuscan.c -- the first plan's look at a TU's text; see tuscan.h. */
 #include "tuscan.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "safepath.h"
@@ -11,11 +12,14 @@
 #define SCAN_FILE_MAX ((gsize)4 << 20)
 #define SCAN_FILES_MAX 4096u
 
-/* #define NAME(P) BODY with one parameter: how many times BODY calls P
- * (an X-list's items) and how many explicit instantiations it holds. */
+/* #define NAME(PARAMS) BODY: with one parameter, how many times BODY
+ * calls it (an X-list's items); the explicit instantiations BODY holds,
+ * and the names it calls that are not its parameters (other macros
+ * applied: DECL_CASE(T) expanding to three DECL_CASE_HELPER(T, N)). */
 typedef struct {
 	char *name;
 	guint items, inst;
+	GPtrArray *uses;    /* char*, one per call, not after `extern` */
 } Macro;
 
 /* What a file holds, or a set of headers with everything they include
@@ -28,6 +32,9 @@ typedef struct {
 	GPtrArray *calls;   /* char*: cub::DeviceScan::InclusiveSum, thrust::sort */
 	GPtrArray *bare;    /* char*: the same without "cub::" in the text */
 	GPtrArray *invokes; /* char*: LIST, then ARG, for each LIST(ARG) line */
+	GPtrArray *applied; /* char*: NAME of each line NAME(...) not after `extern` */
+	GPtrArray *externs; /* char*: NAME of each line `extern NAME(...)` */
+	guint ext;          /* `extern template` declarations */
 	GPtrArray *macros;  /* Macro*, in the order read: the first of a name counts */
 } HeaderSet;
 
@@ -51,6 +58,7 @@ static void macro_free(gpointer p)
 {
 	Macro *m = p;
 	g_free(m->name);
+	g_ptr_array_free(m->uses, TRUE);
 	g_free(m);
 }
 
@@ -62,6 +70,8 @@ static void file_free(gpointer p)
 	g_ptr_array_free(f->text.bare, TRUE);
 	g_ptr_array_free(f->text.macros, TRUE);
 	g_ptr_array_free(f->text.invokes, TRUE);
+	g_ptr_array_free(f->text.applied, TRUE);
+	g_ptr_array_free(f->text.externs, TRUE);
 	g_free(f->dir);
 	g_free(f);
 }
@@ -173,6 +183,14 @@ static gboolean word_at(const char *line, const char *p, const char *word)
 	return strncmp(p, word, n) == 0 && !is_id(p[n]) && (p == line || !is_id(p[-1]));
 }
 
+/* Whether the word before p (in text) is `extern`. */
+static gboolean after_extern(const char *text, const char *p)
+{
+	while (p > text && (p[-1] == ' ' || p[-1] == '\t'))
+		p--;
+	return p - text >= 6 && strncmp(p - 6, "extern", 6) == 0 && (p - 6 == text || !is_id(p[-7]));
+}
+
 /* An explicit instantiation at p ("template" not followed by '<', not
  * after "extern"). */
 static gboolean instantiation_at(const char *line, const char *p)
@@ -182,10 +200,7 @@ static gboolean instantiation_at(const char *line, const char *p)
 	const char *q = skip_space(p + 8);
 	if (q == p + 8 || *q == '<' || !*q)
 		return FALSE;
-	const char *b = p;
-	while (b > line && (b[-1] == ' ' || b[-1] == '\t'))
-		b--;
-	return !(b - line >= 6 && strncmp(b - 6, "extern", 6) == 0 && (b - 6 == line || !is_id(b[-7])));
+	return !after_extern(line, p);
 }
 
 static guint count_instantiations(const char *line)
@@ -273,6 +288,27 @@ static gboolean heavy_name(const char *name)
 	return FALSE;
 }
 
+/* The names body calls, NAME( or NAME (, but its params and a call
+ * after `extern` (a declaration of an instantiation made elsewhere). */
+static void macro_uses(const char *body, const char *const *params, GPtrArray *uses)
+{
+	for (const char *p = body; *p;) {
+		gsize n = id_len(p);
+		if (!n || (p > body && is_id(p[-1]))) {
+			p += n ? n : 1;
+			continue;
+		}
+		if (*skip_space(p + n) == '(' && !after_extern(body, p)) {
+			gboolean param = FALSE;
+			for (const char *const *a = params; *a && !param; a++)
+				param = strlen(*a) == n && strncmp(*a, p, n) == 0;
+			if (!param)
+				g_ptr_array_add(uses, g_strndup(p, n));
+		}
+		p += n;
+	}
+}
+
 /* A preprocessor line (after '#'). */
 static void directive(FileScan *f, const char *d)
 {
@@ -295,22 +331,28 @@ static void directive(FileScan *f, const char *d)
 		gsize n = id_len(q);
 		if (!n || q[n] != '(')
 			return;
-		const char *pp = skip_space(q + n + 1);
-		gsize pn = id_len(pp);
-		const char *close = pn ? skip_space(pp + pn) : NULL;
-		if (!close || *close != ')')
+		const char *close = strchr(q + n, ')');
+		if (!close)
 			return;
+		char *list = g_strndup(q + n + 1, (gsize)(close - q - n - 1));
+		char **params = g_strsplit(list, ",", 0);
+		g_free(list);
+		for (char **a = params; *a; a++)
+			g_strstrip(*a);
 		const char *body = close + 1;
-		char *param = g_strndup(pp, pn);
 		Macro *m = g_new0(Macro, 1);
 		m->name = g_strndup(q, n);
-		for (const char *p = strstr(body, param); p; p = strstr(p + pn, param))
+		m->uses = g_ptr_array_new_with_free_func(g_free);
+		const char *param = params[0] && !params[1] && id_len(params[0]) ? params[0] : NULL;
+		gsize pn = param ? strlen(param) : 0;
+		for (const char *p = param ? strstr(body, param) : NULL; p; p = strstr(p + pn, param))
 			m->items += word_at(body, p, param) && *skip_space(p + pn) == '(';
 		m->inst = count_instantiations(body);
+		macro_uses(body, (const char *const *)params, m->uses);
+		g_strfreev(params);
 		g_ptr_array_add(f->text.macros, m);
 		find_calls(body, f->text.calls, f->text.bare);
 		f->text.kernels += count_word(body, "__global__");
-		g_free(param);
 	}
 }
 
@@ -349,6 +391,8 @@ static FileScan *scan_file(const char *path, gboolean system)
 	f->text.bare = g_ptr_array_new_with_free_func(g_free);
 	f->text.macros = g_ptr_array_new_with_free_func(macro_free);
 	f->text.invokes = g_ptr_array_new_with_free_func(g_free);
+	f->text.applied = g_ptr_array_new_with_free_func(g_free);
+	f->text.externs = g_ptr_array_new_with_free_func(g_free);
 	f->dir = g_path_get_dirname(path);
 	gsize n = 0;
 	char *text = cg_read_regular(path, SCAN_FILE_MAX, FALSE, &n, NULL);
@@ -373,6 +417,17 @@ static FileScan *scan_file(const char *path, gboolean system)
 		f->text.inst += count_instantiations(l);
 		find_calls(l, f->text.calls, f->text.bare);
 		invocation(f, l);
+		gsize n = id_len(l);
+		if (n && *skip_space(l + n) == '(')
+			g_ptr_array_add(f->text.applied, g_strndup(l, n));
+		else if (word_at(l, l, "extern")) {
+			const char *q = skip_space(l + 6);
+			gsize qn = id_len(q);
+			if (word_at(q, q, "template"))
+				f->text.ext++;
+			else if (qn && *skip_space(q + qn) == '(')
+				g_ptr_array_add(f->text.externs, g_strndup(q, qn));
+		}
 		if (word_at(l, l, "using")) {
 			const char *q = skip_space(l + 5);
 			f->text.using_cub |= word_at(q, q, "namespace") && strncmp(skip_space(q + 9), "cub", 3) == 0 &&
@@ -445,6 +500,8 @@ static void set_free(gpointer p)
 	g_ptr_array_free(a->calls, TRUE);
 	g_ptr_array_free(a->bare, TRUE);
 	g_ptr_array_free(a->invokes, TRUE);
+	g_ptr_array_free(a->applied, TRUE);
+	g_ptr_array_free(a->externs, TRUE);
 	g_ptr_array_free(a->macros, TRUE);
 	g_free(a);
 }
@@ -465,6 +522,9 @@ static void set_add(HeaderSet *to, const HeaderSet *from, gboolean system)
 	g_ptr_array_extend(to->calls, from->calls, NULL, NULL);
 	g_ptr_array_extend(to->bare, from->bare, NULL, NULL);
 	g_ptr_array_extend(to->invokes, from->invokes, NULL, NULL);
+	g_ptr_array_extend(to->applied, from->applied, NULL, NULL);
+	g_ptr_array_extend(to->externs, from->externs, NULL, NULL);
+	to->ext += from->ext;
 	g_ptr_array_extend(to->macros, from->macros, NULL, NULL);
 }
 
@@ -474,6 +534,8 @@ static HeaderSet *set_new(void)
 	a->calls = g_ptr_array_new();
 	a->bare = g_ptr_array_new();
 	a->invokes = g_ptr_array_new();
+	a->applied = g_ptr_array_new();
+	a->externs = g_ptr_array_new();
 	a->macros = g_ptr_array_new();
 	return a;
 }
@@ -511,6 +573,27 @@ static HeaderSet *header_set(TuScanner *s, const char *top, GPtrArray *roots, co
 	g_ptr_array_free(todo, TRUE);
 	g_hash_table_destroy(seen);
 	return a;
+}
+
+/* The explicit instantiations macro name expands to, the macros it
+ * applies followed (each name's count made once: memo; a name being
+ * expanded counts nothing again, as the preprocessor does not expand
+ * it within itself). */
+static double macro_inst(GHashTable *macros, GHashTable *memo, const char *name, guint depth)
+{
+	const Macro *m = g_hash_table_lookup(macros, name);
+	if (!m)
+		return 0;
+	double *v = g_hash_table_lookup(memo, m->name);
+	if (v)
+		return *v;
+	v = g_new(double, 1);
+	*v = 0;
+	g_hash_table_insert(memo, m->name, v); /* (0 while expanded) */
+	double n = m->inst;
+	for (guint i = 0; depth < 64 && i < m->uses->len; i++)
+		n += macro_inst(macros, memo, g_ptr_array_index(m->uses, i), depth + 1);
+	return *v = MIN(n, (double)G_MAXUINT);
 }
 
 void tuscan_tu(TuScanner *s, const char *path, const char *implicit, const char *const *dirs, guint ndirs,
@@ -570,6 +653,16 @@ void tuscan_tu(TuScanner *s, const char *path, const char *implicit, const char 
 		if (list && arg) /* (at most G_MAXUINT: a file of 4 MB can ask for more) */
 			out->inst = (guint)MIN((double)out->inst + (double)list->items * arg->inst, (double)G_MAXUINT);
 	}
+	/* NAME(...) applied: the instantiations it expands to */
+	GHashTable *memo = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	double applied = 0;
+	for (guint i = 0; i < all->applied->len; i++)
+		applied += macro_inst(macros, memo, g_ptr_array_index(all->applied, i), 0);
+	double ext = all->ext;
+	for (guint i = 0; i < all->externs->len; i++)
+		ext += macro_inst(macros, memo, g_ptr_array_index(all->externs, i), 0);
+	g_hash_table_destroy(memo);
+	out->inst = (guint)MIN((double)out->inst + applied, (double)G_MAXUINT);
 	out->calls = g_hash_table_size(calls);
 	double per_call = out->calls ? MAX(1.0, (double)out->inst / out->calls) : 1;
 	GHashTableIter it;
@@ -577,6 +670,11 @@ void tuscan_tu(TuScanner *s, const char *path, const char *implicit, const char 
 	g_hash_table_iter_init(&it, calls);
 	while (g_hash_table_iter_next(&it, &k, NULL))
 		out->units += call_weight(k) * per_call;
+	/* its unrolls are template code: built as much as it instantiates
+	 * (nothing, where it declares the instantiations made elsewhere) */
+	out->templated = !out->heavy && !out->calls && (out->inst || ext > 0);
+	if (out->templated)
+		out->tunits = sqrt((double)out->inst) * out->unrolls;
 	if (out->heavy && !out->calls) /* it includes a library and calls nothing seen: each
 					* explicit instantiation (CUTLASS's kernels, a TU's own
 					* templates over CuTe) a unit, at least one. Not fitted:
@@ -590,6 +688,9 @@ void tuscan_tu(TuScanner *s, const char *path, const char *implicit, const char 
 
 char *tuscan_describe(const TuScan *t)
 {
+	if (!t->heavy && t->inst)
+		return g_strdup_printf("no CUB/Thrust, %u kernel%s, %u instantiation%s, %u files", t->kernels,
+				       t->kernels == 1 ? "" : "s", t->inst, t->inst == 1 ? "" : "s", t->files);
 	if (!t->heavy)
 		return g_strdup_printf("no CUB/Thrust, %u kernel%s, %u files", t->kernels, t->kernels == 1 ? "" : "s",
 				       t->files);

@@ -11,8 +11,11 @@
  * device-wide algorithm calls (cub::Device*::*, cub::Block*, thrust::sort
  * and the like), each weighted by how heavy the algorithm is; and its
  * explicit instantiations, also those an X-macro list expands to
- * (SEED_TYPES(INSTANTIATE)). Nothing is preprocessed: #if is not
- * followed, a macro is not expanded but the one X-list pattern.
+ * (SEED_TYPES(INSTANTIATE)) and those a macro applied on a line of its
+ * own expands to, through the macros it applies (DECL_CASE(64) ->
+ * three DECL_CASE_HELPER(T, 64) -> `template void f<T, 64>(...)`).
+ * Nothing is preprocessed: #if is not followed, and no macro is
+ * expanded but to count those instantiations.
  */
 #ifndef CUGEN_TUSCAN_H
 #define CUGEN_TUSCAN_H
@@ -26,6 +29,10 @@ typedef struct {
 	guint calls;     /* distinct device-wide algorithm calls */
 	guint inst;      /* explicit instantiations (X-lists expanded) */
 	double units;    /* the calls, weighted, times the instantiations per call */
+	gboolean templated; /* no call seen, but instantiations made or declared
+	                     * (`extern template`): its unrolls are template code */
+	double tunits;   /* then sqrt(inst) x unrolls: the template code it makes
+	                  * the compilers build */
 	guint files;     /* files it reaches: itself and every header found */
 } TuScan;
 

@@ -5,7 +5,9 @@
  * comments and strings that must not count, kernels, device-wide calls
  * (distinct, `using namespace cub`, Thrust's algorithms and not its
  * containers), explicit instantiations and `extern template`, an
- * X-macro list applied, the units and their weights. */
+ * X-macro list applied, macros of several parameters that expand to
+ * instantiations through other macros (not after `extern`, a macro
+ * naming itself counted once), the units and their weights. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -73,6 +75,33 @@ static void test_heavy_through_header(void)
 	/* without the include directory the header is not found: light */
 	TuScan u = scan("h/src/scan.cu", NULL);
 	g_assert_false(u.heavy);
+}
+
+static void test_nested_macros(void)
+{
+	put("n/case.cuh", "template <int D, typename T> void run_case(T *x) {}\n"
+			  "#define DECL_HELPER(T, D) \\\n  template void run_case<D, T>(T *x);\n"
+			  "#define DECL_CASE(D) \\\n  DECL_HELPER(float, D) \\\n  DECL_HELPER(int, D) \\\n"
+			  "  DECL_HELPER(double, D)\n"
+			  "#define DECL_EXTERN(D) extern DECL_HELPER(float, D) extern DECL_HELPER(int, D)\n"
+			  "#define LOOP(D) LOOP(D) DECL_HELPER(char, D)\n"
+			  "DECL_EXTERN(64);\n"
+			  "extern DECL_CASE(32);\n");
+	put("n/a.cu", "#include \"case.cuh\"\n"
+		      "DECL_CASE(64);\n"
+		      "DECL_CASE (128);\n"
+		      "DECL_HELPER(long, 16);\n"
+		      "LOOP(8);\n"
+		      "void f(int *x) { run_case<8>(x); }\n");
+	TuScan t = scan("n/a.cu", NULL);
+	g_assert_false(t.heavy);
+	/* 3 + 3 + 1 + 1 (LOOP's own name not expanded again); the extern
+	 * ones are made elsewhere */
+	g_assert_cmpuint(t.inst, ==, 8);
+	g_assert_cmpfloat(t.units, ==, 0);
+	char *d = tuscan_describe(&t);
+	g_assert_nonnull(strstr(d, "8 instantiations"));
+	g_free(d);
 }
 
 static void test_xlist(void)
@@ -145,6 +174,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/tuscan/light", test_light);
 	g_test_add_func("/tuscan/heavy_through_header", test_heavy_through_header);
 	g_test_add_func("/tuscan/xlist", test_xlist);
+	g_test_add_func("/tuscan/nested_macros", test_nested_macros);
 	g_test_add_func("/tuscan/using_and_thrust", test_using_and_thrust);
 	g_test_add_func("/tuscan/missing", test_missing);
 	int rc = g_test_run();
