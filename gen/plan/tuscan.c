@@ -33,8 +33,6 @@ typedef struct {
 	GPtrArray *bare;    /* char*: the same without "cub::" in the text */
 	GPtrArray *invokes; /* char*: LIST, then ARG, for each LIST(ARG) line */
 	GPtrArray *applied; /* char*: NAME of each line NAME(...) not after `extern` */
-	GPtrArray *externs; /* char*: NAME of each line `extern NAME(...)` */
-	guint ext;          /* `extern template` declarations */
 	GPtrArray *macros;  /* Macro*, in the order read: the first of a name counts */
 } HeaderSet;
 
@@ -71,7 +69,6 @@ static void file_free(gpointer p)
 	g_ptr_array_free(f->text.macros, TRUE);
 	g_ptr_array_free(f->text.invokes, TRUE);
 	g_ptr_array_free(f->text.applied, TRUE);
-	g_ptr_array_free(f->text.externs, TRUE);
 	g_free(f->dir);
 	g_free(f);
 }
@@ -392,7 +389,6 @@ static FileScan *scan_file(const char *path, gboolean system)
 	f->text.macros = g_ptr_array_new_with_free_func(macro_free);
 	f->text.invokes = g_ptr_array_new_with_free_func(g_free);
 	f->text.applied = g_ptr_array_new_with_free_func(g_free);
-	f->text.externs = g_ptr_array_new_with_free_func(g_free);
 	f->dir = g_path_get_dirname(path);
 	gsize n = 0;
 	char *text = cg_read_regular(path, SCAN_FILE_MAX, FALSE, &n, NULL);
@@ -420,14 +416,6 @@ static FileScan *scan_file(const char *path, gboolean system)
 		gsize n = id_len(l);
 		if (n && *skip_space(l + n) == '(')
 			g_ptr_array_add(f->text.applied, g_strndup(l, n));
-		else if (word_at(l, l, "extern")) {
-			const char *q = skip_space(l + 6);
-			gsize qn = id_len(q);
-			if (word_at(q, q, "template"))
-				f->text.ext++;
-			else if (qn && *skip_space(q + qn) == '(')
-				g_ptr_array_add(f->text.externs, g_strndup(q, qn));
-		}
 		if (word_at(l, l, "using")) {
 			const char *q = skip_space(l + 5);
 			f->text.using_cub |= word_at(q, q, "namespace") && strncmp(skip_space(q + 9), "cub", 3) == 0 &&
@@ -501,7 +489,6 @@ static void set_free(gpointer p)
 	g_ptr_array_free(a->bare, TRUE);
 	g_ptr_array_free(a->invokes, TRUE);
 	g_ptr_array_free(a->applied, TRUE);
-	g_ptr_array_free(a->externs, TRUE);
 	g_ptr_array_free(a->macros, TRUE);
 	g_free(a);
 }
@@ -523,8 +510,6 @@ static void set_add(HeaderSet *to, const HeaderSet *from, gboolean system)
 	g_ptr_array_extend(to->bare, from->bare, NULL, NULL);
 	g_ptr_array_extend(to->invokes, from->invokes, NULL, NULL);
 	g_ptr_array_extend(to->applied, from->applied, NULL, NULL);
-	g_ptr_array_extend(to->externs, from->externs, NULL, NULL);
-	to->ext += from->ext;
 	g_ptr_array_extend(to->macros, from->macros, NULL, NULL);
 }
 
@@ -535,7 +520,6 @@ static HeaderSet *set_new(void)
 	a->bare = g_ptr_array_new();
 	a->invokes = g_ptr_array_new();
 	a->applied = g_ptr_array_new();
-	a->externs = g_ptr_array_new();
 	a->macros = g_ptr_array_new();
 	return a;
 }
@@ -658,9 +642,6 @@ void tuscan_tu(TuScanner *s, const char *path, const char *implicit, const char 
 	double applied = 0;
 	for (guint i = 0; i < all->applied->len; i++)
 		applied += macro_inst(macros, memo, g_ptr_array_index(all->applied, i), 0);
-	double ext = all->ext;
-	for (guint i = 0; i < all->externs->len; i++)
-		ext += macro_inst(macros, memo, g_ptr_array_index(all->externs, i), 0);
 	g_hash_table_destroy(memo);
 	out->inst = (guint)MIN((double)out->inst + applied, (double)G_MAXUINT);
 	out->calls = g_hash_table_size(calls);
@@ -670,9 +651,12 @@ void tuscan_tu(TuScanner *s, const char *path, const char *implicit, const char 
 	g_hash_table_iter_init(&it, calls);
 	while (g_hash_table_iter_next(&it, &k, NULL))
 		out->units += call_weight(k) * per_call;
-	/* its unrolls are template code: built as much as it instantiates
-	 * (nothing, where it declares the instantiations made elsewhere) */
-	out->templated = !out->heavy && !out->calls && (out->inst || ext > 0);
+	/* its unrolls are template code, built as much as it instantiates.
+	 * (A TU that declares them extern and makes none, mmq.cu, compiles
+	 * little of it; but one that instantiates them implicitly, mmvq.cu,
+	 * looks the same: its unrolls are left to the per-unroll slope, as
+	 * a guess too high costs less than one too low.) */
+	out->templated = !out->heavy && !out->calls && out->inst;
 	if (out->templated)
 		out->tunits = sqrt((double)out->inst) * out->unrolls;
 	if (out->heavy && !out->calls) /* it includes a library and calls nothing seen: each

@@ -29,8 +29,8 @@ typedef struct {
 	guint calls;     /* distinct device-wide algorithm calls */
 	guint inst;      /* explicit instantiations (X-lists expanded) */
 	double units;    /* the calls, weighted, times the instantiations per call */
-	gboolean templated; /* no call seen, but instantiations made or declared
-	                     * (`extern template`): its unrolls are template code */
+	gboolean templated; /* no call seen, but instantiations made: its unrolls
+	                     * are template code */
 	double tunits;   /* then sqrt(inst) x unrolls: the template code it makes
 	                  * the compilers build */
 	guint files;     /* files it reaches: itself and every header found */
