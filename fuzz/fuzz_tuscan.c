@@ -3,8 +3,10 @@
  * (t.cu, then a.h, b.h, c.h beside it and in a directory searched), and
  * t.cu is scanned. Checked: the scan ends (includes that loop, include
  * themselves or name missing files), it reaches at most the files there
- * are, its units are finite and not negative, and a second scan by the
- * same scanner (its files and header sets read once) gives the same. */
+ * are, its units and template units are finite and not negative, and a
+ * second scan by the same scanner (its files and header sets read once)
+ * gives the same. Macros that apply each other, themselves or nothing
+ * must expand in bounded time (fuzz/corpus/tuscan/macros.cu). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	TuScan a, b;
 	tuscan_tu(s, tu, NULL, dirs, 2, 1, &a);
 	tuscan_tu(s, tu, NULL, dirs, 2, 1, &b);
-	if (a.files < 1 || a.files > n || !isfinite(a.units) || a.units < 0 || memcmp(&a, &b, sizeof a) != 0) {
+	if (a.files < 1 || a.files > n || !isfinite(a.units) || a.units < 0 || !isfinite(a.tunits) || a.tunits < 0 ||
+	    memcmp(&a, &b, sizeof a) != 0) {
 		fprintf(stderr, "fuzz_tuscan: %u files of %" G_GSIZE_FORMAT ", %g units; again %u, %g\n", a.files, n,
 			a.units, b.files, b.units);
 		abort();
