@@ -9,6 +9,7 @@
  * instantiations through other macros (not after `extern`, a macro
  * naming itself counted once), the units and their weights. */
 #include <glib.h>
+#include <math.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -79,7 +80,8 @@ static void test_heavy_through_header(void)
 
 static void test_nested_macros(void)
 {
-	put("n/case.cuh", "template <int D, typename T> void run_case(T *x) {}\n"
+	put("n/case.cuh", "template <int D, typename T> void run_case(T *x) {\n#pragma unroll\n"
+			  "  for (int i = 0; i < D; i++) x[i] = 0;\n#pragma unroll 4\n  for (;;) {}\n}\n"
 			  "#define DECL_HELPER(T, D) \\\n  template void run_case<D, T>(T *x);\n"
 			  "#define DECL_CASE(D) \\\n  DECL_HELPER(float, D) \\\n  DECL_HELPER(int, D) \\\n"
 			  "  DECL_HELPER(double, D)\n"
@@ -99,6 +101,18 @@ static void test_nested_macros(void)
 	 * ones are made elsewhere */
 	g_assert_cmpuint(t.inst, ==, 8);
 	g_assert_cmpfloat(t.units, ==, 0);
+	/* no CUB/Thrust call: its unrolls are template code, built as much
+	 * as it instantiates */
+	g_assert_true(t.templated);
+	g_assert_cmpuint(t.unrolls, ==, 2);
+	g_assert_cmpfloat_with_epsilon(t.tunits, 2 * sqrt(8.0), 1e-9);
+	/* the header alone instantiates nothing (its DECL_EXTERN lines are
+	 * extern): not templated, its unrolls priced as plain code */
+	put("n/b.cu", "#include \"case.cuh\"\nvoid g(void) {}\n");
+	TuScan u = scan("n/b.cu", NULL);
+	g_assert_cmpuint(u.inst, ==, 0);
+	g_assert_false(u.templated);
+	g_assert_cmpfloat(u.tunits, ==, 0);
 	char *d = tuscan_describe(&t);
 	g_assert_nonnull(strstr(d, "8 instantiations"));
 	g_free(d);
