@@ -186,13 +186,11 @@ static char *self_path(void)
 	return p ? p : g_strdup("cugen");
 }
 
-static GString *early_spec_join(Generated *gen);
+static void early_spec_drop(Generated *gen);
 
 void setup_generated_clear(Generated *gen)
 {
-	GString *spec = early_spec_join(gen);
-	if (spec)
-		g_string_free(spec, TRUE);
+	early_spec_drop(gen);
 	graph_free(gen->g);
 	resolved_free(gen->resolved);
 	toolkit_free(gen->tk);
@@ -275,6 +273,14 @@ static GString *early_spec_join(Generated *gen)
 	g_free(x);
 	gen->early = NULL;
 	return spec;
+}
+
+/* An early spec not written (a failed setup's): joined and freed. */
+static void early_spec_drop(Generated *gen)
+{
+	GString *spec = early_spec_join(gen);
+	if (spec)
+		g_string_free(spec, TRUE);
 }
 
 
@@ -373,7 +379,7 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 	gen->plan.may_group = edges_may_group(gen->resolved, PLAN_GROUP_EDGES);
 	gen->plan.trace = a->trace;
 	gen->plan.trace_costs = a->costs;
-	if (a->writes) {
+	if (a->writes && strcmp(a->backend, "automake") != 0) { /* (automake writes no spec) */
 		gen->plan.made = spec_made;
 		gen->plan.made_data = gen;
 	}
@@ -520,9 +526,6 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	if (strcmp(a->backend, "automake") == 0) {
 		g_free(ini_rel);
 		g_free(project_archs);
-		GString *spec = early_spec_join(gen); /* (no spec here) */
-		if (spec)
-			g_string_free(spec, TRUE);
 		return automake_write(gen->c, gen->resolved, gen->g, err);
 	}
 	char *jobs = g_strdup_printf("%d", gen->plan.recommended_j);
@@ -721,9 +724,7 @@ out:
 		rc = cg_report(err);
 	g_clear_error(&err);
 	plan_settle(&gen.plan);
-	GString *unwritten = early_spec_join(&gen); /* (written: NULL) */
-	if (unwritten)
-		g_string_free(unwritten, TRUE);
+	early_spec_drop(&gen);
 	left_to_exit = g_memdup2(&gen, sizeof gen);
 	setup_args_clear(&a);
 	return rc;

@@ -413,9 +413,9 @@ static FileScan *scan_file(const char *path, gboolean system)
 		f->text.inst += count_instantiations(l);
 		find_calls(l, f->text.calls, f->text.bare);
 		invocation(f, l);
-		gsize n = id_len(l);
-		if (n && *skip_space(l + n) == '(')
-			g_ptr_array_add(f->text.applied, g_strndup(l, n));
+		gsize name = id_len(l);
+		if (name && *skip_space(l + name) == '(')
+			g_ptr_array_add(f->text.applied, g_strndup(l, name));
 		if (word_at(l, l, "using")) {
 			const char *q = skip_space(l + 5);
 			f->text.using_cub |= word_at(q, q, "namespace") && strncmp(skip_space(q + 9), "cub", 3) == 0 &&
