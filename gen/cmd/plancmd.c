@@ -120,6 +120,19 @@ int cmd_plan(int argc, char **argv)
 		cg_json_int(b, "split_compile", ch->tail_split);
 		cg_json_int(b, "edges", ch->split_edges ? g_hash_table_size(ch->split_edges) : 0);
 		json_builder_end_object(b);
+		json_builder_set_member_name(b, "speed"); /* null: nothing guessed */
+		if (pl->speed.used) {
+			json_builder_begin_object(b);
+			json_builder_set_member_name(b, "value");
+			json_builder_add_double_value(b, pl->speed.speed);
+			cg_json_str(b, "from", pl->speed.from);
+			json_builder_set_member_name(b, "probe_cpu_seconds");
+			json_builder_add_double_value(b, pl->speed.probe_cpu);
+			cg_json_int(b, "probe_jobs", pl->speed.probe_cpu > 0 ? pl->speed.probe_jobs : 0);
+			json_builder_end_object(b);
+		} else {
+			json_builder_add_null_value(b);
+		}
 		cg_json_seconds(b, "work_seconds", pl->work);
 		cg_json_seconds(b, "critical_path_seconds", pl->critical_path);
 		cg_json_seconds(b, "estimate_seconds", pl->estimate);

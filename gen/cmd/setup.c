@@ -377,6 +377,22 @@ gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
 	gen->plan.no_pp_edges = prof->no_pp_edges;
 	gen->plan.no_rank = strcmp(a->backend, "ninja") != 0 || prof->no_host_rank;
 	gen->plan.may_group = edges_may_group(gen->resolved, PLAN_GROUP_EDGES);
+	/* what a guessed second is here: the profile's speed, a runner's
+	 * (the reference machine's: it is not this one), CUGEN_SPEED, else
+	 * the plan probes this machine once a cost is guessed */
+	const char *env_speed = g_getenv("CUGEN_SPEED");
+	if (prof->speed > 0) {
+		gen->plan.speed = (Speed){ .speed = prof->speed, .from = "the profile's speed" };
+	} else if (a->machine) {
+		gen->plan.speed = (Speed){ .speed = 1, .from = "the reference machine's (a runner is not probed)" };
+	} else if (env_speed && *env_speed) {
+		if (!units_parse_speed(env_speed, &gen->plan.speed.speed)) {
+			cg_error(err, "CUGEN_SPEED '%s': expected a number from 0.1 to 10 (this machine's "
+				      "CPU seconds per second of the reference machine)", env_speed);
+			return FALSE;
+		}
+		gen->plan.speed.from = "CUGEN_SPEED";
+	}
 	gen->plan.trace = a->trace;
 	gen->plan.trace_costs = a->costs;
 	if (a->writes && strcmp(a->backend, "automake") != 0) { /* (automake writes no spec) */
@@ -628,7 +644,7 @@ gboolean setup_write(SetupArgs *a, Generated *gen, GError **err)
 	stage_add(st, p, state_seal("plan", history_choices(ch->syntax_stub, ch->pp_edges, ch->ptxas_edges,
 							     gen->plan.rank_considered ? ch->host_rank : -1,
 							     gen->plan.tail_considered ? ch->tail_split : -1,
-							     ch->split_edges, gen->plan.tail_guessed)));
+							     ch->split_edges, gen->plan.tail_guessed, &gen->plan.speed)));
 	g_free(p);
 	p = g_build_filename(gen->builddir, "compile_commands.json", NULL);
 	stage_add(st, p, side[1].compdb);

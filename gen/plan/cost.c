@@ -48,6 +48,15 @@ static int default_row(const Edge *e)
 	}
 }
 
+/* A guess the machine's speed scales: a compiler's or a linker's work,
+ * not the milliseconds of a copy, a stamp or a manifest (edges no build
+ * measures, so that a measured build's plan never depends on it). */
+static gboolean speed_scales(const Edge *e)
+{
+	const int k = e->kind == EK_NVCC ? C_NVCC_TU : default_row(e);
+	return k != C_OTHER && k != C_RANK && k != C_NONE;
+}
+
 static void default_cost(const Edge *e, int archs, int threads, double *cpu, double *rss)
 {
 	if (e->kind == EK_NVCC) {
@@ -149,6 +158,8 @@ void pl_set_costs(PlanGraph *pg, const History *h, const Config *c, const GraphI
 		      int threads, gboolean pp, Plan *p)
 {
 	const Graph *g = pg->g;
+	const Speed kept = { h ? h->speed : 0, h ? h->speed_cpu : 0, h ? h->speed_jobs : 0, NULL };
+	p->speed.used = FALSE; /* (of the graph costed last: the one built) */
 	if (h && !h->edges)
 		h = NULL; /* nothing measured: no lookups */
 	GArray *kcpu[BUCKETS], *krss[BUCKETS], *pres = g_array_new(FALSE, FALSE, sizeof(double));
@@ -222,6 +233,13 @@ void pl_set_costs(PlanGraph *pg, const History *h, const Config *c, const GraphI
 		if (without_pre(e) && !pp) {
 			double pre = e->kind != EK_STUB ? measured_pre(h, e, st) : st && st->cpu_pre > 0 ? st->cpu_pre : -1;
 			cpu += pre >= 0 ? pre : med_pre;
+		}
+		/* a guess is the reference machine's seconds: this machine's
+		 * are so many times those (speed.h); a measurement, or the
+		 * median of measured ones, is this machine's already */
+		if (!st && med_cpu[bucket(e)] < 0 && cpu > 0 && speed_scales(e) && !(e->kind == EK_DEVPP && pre_measured)) {
+			speed_settle(&p->speed, &kept);
+			cpu *= p->speed.speed;
 		}
 		if (job_memory > 0 && (e->kind == EK_DEV || e->kind == EK_CICC || e->kind == EK_NVCC ||
 				       (e->kind == EK_STUB && !e->rule->copy)))

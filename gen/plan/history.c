@@ -240,6 +240,13 @@ void history_read(History *h, const char *builddir)
 			h->split_guessed = g_key_file_get_boolean(k, "plan", "split_guessed", NULL);
 		}
 		g_clear_error(&e);
+		/* the probe's reading, kept for this directory's next plans */
+		double sp = g_key_file_get_double(k, "plan", "speed", NULL);
+		if (sp >= 0.1 && sp <= 10) {
+			h->speed = sp;
+			h->speed_cpu = MAX(g_key_file_get_double(k, "plan", "speed_cpu", NULL), 0);
+			h->speed_jobs = MAX(g_key_file_get_integer(k, "plan", "speed_jobs", NULL), 0);
+		}
 	}
 	g_key_file_free(k);
 	g_free(path);
@@ -251,7 +258,7 @@ static int cmp_strp(const void *a, const void *b)
 }
 
 GString *history_choices(gboolean syntax_stub, gboolean pp_edges, gboolean ptxas_edges, int host_rank, int tail_split, GHashTable *split_edges,
-			 gboolean split_guessed)
+			 gboolean split_guessed, const Speed *speed)
 {
 	GString *s = g_string_new("# cugen's planner: its choices that change commands (history.h)\n[plan]\n");
 	g_string_append_printf(s, "syntax_stub=%s\npp_edges=%s\nptxas_edges=%s\n", syntax_stub ? "true" : "false",
@@ -272,6 +279,12 @@ GString *history_choices(gboolean syntax_stub, gboolean pp_edges, gboolean ptxas
 		g_free(line);
 		g_key_file_free(k);
 		g_free(v);
+	}
+	if (speed && speed->probe_cpu > 0) { /* a probe's: kept for the next plans */
+		char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+		g_string_append_printf(s, "speed=%s\nspeed_cpu=%s\nspeed_jobs=%d\n",
+				       g_ascii_formatd(a, sizeof a, "%.2f", speed->speed),
+				       g_ascii_formatd(b, sizeof b, "%.4f", speed->probe_cpu), speed->probe_jobs);
 	}
 	return s;
 }

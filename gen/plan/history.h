@@ -8,6 +8,7 @@
 
 #include <glib.h>
 
+#include "speed.h"
 #include "util.h"
 
 typedef struct {
@@ -37,6 +38,10 @@ typedef struct {
 	int tail_split;
 	char **split_edges;
 	gboolean split_guessed;
+	/* the machine's speed the last setup guessed by (speed.h), 0: none;
+	 * the probe's CPU seconds and jobs behind it */
+	double speed, speed_cpu;
+	int speed_jobs;
 	GThread *loading;  /* history_read_async's, until history_join */
 	char *loading_dir;
 } History;
@@ -61,7 +66,7 @@ const EdgeStat *history_get(const History *h, const char *output);
 const EdgeStat *history_get_hashed(const History *h, const char *output, gsize len, guint32 hash);
 /* BUILDDIR/.cugen/plan.ini's text for these choices: to be staged. */
 GString *history_choices(gboolean syntax_stub, gboolean pp_edges, gboolean ptxas_edges, int host_rank, int tail_split, GHashTable *split_edges,
-			 gboolean split_guessed);
+			 gboolean split_guessed, const Speed *speed);
 /* The log with only the latest line per (edge, step): to be staged
  * (history_read keeps the same in History.compact). */
 GString *history_compact(const char *builddir);

@@ -497,6 +497,11 @@ static void plan_machine(Plan *p, const Profile *pr, const Machine *m)
 		p->cores = pr->jobs;
 		p->cores_from = "profile jobs";
 	}
+	/* the speed probe runs the build's jobs at once, but no more
+	 * threads than this machine has cores: more would measure their
+	 * time-slicing, which CPU seconds do not count */
+	if (p->speed.speed <= 0)
+		p->speed.probe_jobs = MAX(MIN(p->cores, m->cores), 1);
 	p->memory = m->memory ? m->memory : (guint64)(DEFAULT_MEMORY_GIB * GiB);
 	p->memory_from = m->memory ? m->memory_from : "unknown, assumed";
 	if (pr->memory > 0) {
@@ -747,6 +752,12 @@ Graph *plan_make(const Config *c, const Machine *m, History *h, const Resolved *
 			  "CUB, Thrust, CUTLASS or CuTe; cugen plan -v says what each holds), %u measured",
 		       p->scanned, p->edges, tus, tus == 1 ? "" : "s", heavy, p->measured);
 	}
+	if (p->speed.used && p->speed.probe_cpu > 0)
+		pl_why(p, "speed: guesses at %.2fx the reference machine's seconds, from %s (%.3f CPU s a job, %d at "
+			  "once, against %.3f s on the reference: the 2-core box they were fitted on)",
+		       p->speed.speed, p->speed.from, p->speed.probe_cpu, p->speed.probe_jobs, SPEED_REFERENCE_CPU);
+	else if (p->speed.used && p->speed.speed != 1) /* (1: the guesses as they are) */
+		pl_why(p, "speed: guesses at %.2fx the reference machine's seconds, from %s", p->speed.speed, p->speed.from);
 	if (g->n > SIM_EDGES)
 		pl_why(p, "edge order: longest remaining chain first (critical path %.*f s of %.*f CPU s; %u of %u edges measured)",
 		       PLAN_SECS(cpl), PLAN_SECS(work), p->measured, p->edges);

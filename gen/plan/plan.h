@@ -20,6 +20,7 @@
 #include "history.h"
 #include "machine.h"
 #include "planknobs.h"
+#include "speed.h"
 
 /* Seconds as the plan shows them, for "%.*f": a tenth below 10 s (a
  * small project's choices differ by less than a second), whole above. */
@@ -49,6 +50,10 @@ typedef struct {
 	gboolean no_pp_edges;            /* in: never pp edges (pp_edges = no) */
 	gboolean may_group;              /* in: the graph may be small enough to weigh its groupings
 	                                  * (edges_may_group): each lowered as a candidate */
+	Speed speed;                     /* in: the machine's speed where given (the profile,
+	                                  * CUGEN_SPEED, a runner's), else 0: the build
+	                                  * directory's last, else probed when a cost is guessed
+	                                  * (out: the speed guesses were scaled by, if any) */
 	const char *trace;               /* in: write the simulated build here (plan --trace) */
 	const char *trace_costs;         /* in: ... with the costs measured in this build directory */
 	void (*made)(Graph *g, gpointer data); /* in: called with the graph to write once its edges

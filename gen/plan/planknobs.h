@@ -101,6 +101,24 @@ typedef struct {
  * checkout, cache restore and upload, and the estimates' error). */
 #define TIME_LIMIT_SHARE 0.9
 
+/* ---- the machine's speed (speed.c) ---- */
+
+/* The probe's fixed work: a tree of this many random keys (16 bytes a
+ * node: 2 MiB, more than a core's L2 on the reference machine), searched
+ * this many times, then sorted; run on the build's jobs threads at once
+ * (at most SPEED_PROBE_MAX_JOBS). */
+#define SPEED_PROBE_NODES (1u << 17)
+#define SPEED_PROBE_LOOKUPS (1u << 20)
+#define SPEED_PROBE_MAX_JOBS 256
+/* The probe's CPU seconds per job on the reference machine (the CI box:
+ * a 2-core AMD EPYC VM, both jobs at once: 0.146-0.160 s in ten runs),
+ * whose seconds the guesses below are. On the device machine (an Intel
+ * Xeon VM, 16 cores) it took 0.345 s at 1, 8 and 16 jobs, and ggml's
+ * compiles 1.84x the CPU seconds they took on the CI box that day
+ * (which compiled the examples 1.27x slower than the day the guesses
+ * were fitted): 2.3x the guesses' seconds (bench/RESULTS.md). */
+#define SPEED_REFERENCE_CPU 0.150
+
 /* ---- default costs, before anything is measured (cost.c) ---- */
 
 /* A device view's preprocess (device gcc -E: 0.75 s a call in the lab). */

@@ -504,6 +504,16 @@ static gboolean read_profile_values(Section *p, Profile *pr, GError **err)
 		if (!ok)
 			return FALSE;
 	}
+	e = cf_find_entry(p, "speed");
+	char *sp = e ? g_strstrip(g_strdup(e->value)) : NULL;
+	pr->speed = 0;
+	if (sp && strcmp(sp, "auto") != 0 && !units_parse_speed(sp, &pr->speed)) {
+		cf_entry_error(err, e, "invalid speed '%s' (expected auto or a number from 0.1 to 10: this machine's "
+				       "CPU seconds per second of the reference machine)", sp);
+		g_free(sp);
+		return FALSE;
+	}
+	g_free(sp);
 	e = cf_find_entry(p, "runner");
 	g_free(pr->runner);
 	pr->runner = e ? g_strstrip(g_strdup(e->value)) : NULL;

@@ -107,6 +107,8 @@ typedef struct {
 			      * planner's tail split */
 	char *runner;        /* the runner it was written for (cugen profile), or NULL */
 	double time_limit;   /* seconds a CI job may run; 0: none */
+	double speed;        /* the machine's CPU seconds per reference second
+			      * (speed.h); 0: auto (a probe of this machine) */
 	/* the planner's alternatives a profile takes away (key = no; auto,
 	 * the default, lets the planner weigh them) */
 	gboolean no_ptxas_edges; /* ptxas_edges = no: cicc and ptxas in one device edge */

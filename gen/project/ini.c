@@ -57,7 +57,7 @@ static const char *const target_keys[] = {
 };
 const char *const cf_profile_own_keys[] = {
 	"jobs", "memory", "job_memory", "archs", "split", "threads",
-	"split_compile", "runner", "time_limit", "ptxas_edges", "pp_edges", "syntax_stub", "host_rank", NULL
+	"split_compile", "runner", "time_limit", "speed", "ptxas_edges", "pp_edges", "syntax_stub", "host_rank", NULL
 };
 static const char *const section_names[] = {
 	"project", "cuda", "toolchain", "target", "profile", NULL

@@ -110,3 +110,13 @@ char *units_format_size(guint64 bytes)
 		return g_strdup_printf("%.1fG", ceil(bytes / GiB * 10) / 10);
 	return g_strdup_printf("%.0fM", ceil(bytes / (1024.0 * 1024)));
 }
+
+gboolean units_parse_speed(const char *s, double *speed)
+{
+	char *end = NULL;
+	const double v = g_ascii_strtod(s, &end);
+	if (!end || end == s || *end || !isfinite(v) || v < 0.1 || v > 10)
+		return FALSE;
+	*speed = v;
+	return TRUE;
+}

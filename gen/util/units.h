@@ -1,4 +1,4 @@
-/* units.h -- sizes ("7G", "512M") and durations ("6h", "90m") as users,
+/* units.h -- sizes ("7G", "512M"), durations ("6h", "90m") and speeds as users,
  * profiles and environment variables write them: parsed (strictly, or
  * leniently for values already checked), and written back the way a
  * profile writes them. */
@@ -17,6 +17,8 @@ char *units_format_duration(double seconds);
 /* "7G", "5.5G", "512M", "64MiB", "4096": a positive size, at most 1e15;
  * FALSE for anything else (nan, inf, a sign, trailing text). */
 gboolean units_parse_size(const char *s, guint64 *bytes);
+/* A machine's speed (speed.h): a plain number from 0.1 to 10. */
+gboolean units_parse_speed(const char *s, double *speed);
 /* "7G", "5.5G", "512M": the way a profile writes a size. */
 char *units_format_size(guint64 bytes);
 

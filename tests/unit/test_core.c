@@ -502,8 +502,10 @@ static void test_history_choices(void)
 		      { 0, NULL, FALSE, 0, 0, FALSE }, { -1, NULL, TRUE, -1, 0, FALSE } };
 	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
 		const int rank = (int)(i % 3) - 1; /* -1: not weighed */
+		/* a probe's speed is kept (even cases), a given one not */
+		const Speed sp = { 2.35, i % 2 == 0 ? 0.3512 : 0, 16, "probe" };
 		GString *s = state_seal("plan", history_choices(TRUE, FALSE, i % 2 == 0, rank, cases[i].tail,
-								 cases[i].set, cases[i].guessed));
+								 cases[i].set, cases[i].guessed, &sp));
 		g_assert_true(g_file_set_contents(ini, s->str, -1, NULL));
 		g_string_free(s, TRUE);
 		History *h = history_load(b);
@@ -514,6 +516,9 @@ static void test_history_choices(void)
 		g_assert_cmpint(h->tail_split, ==, cases[i].want_tail);
 		g_assert_cmpuint(h->split_edges ? g_strv_length(h->split_edges) : 0, ==, cases[i].want_n);
 		g_assert_cmpint(h->split_guessed, ==, cases[i].want_guessed);
+		g_assert_cmpfloat(h->speed, ==, i % 2 == 0 ? 2.35 : 0);
+		g_assert_cmpfloat(h->speed_cpu, ==, i % 2 == 0 ? 0.3512 : 0);
+		g_assert_cmpint(h->speed_jobs, ==, i % 2 == 0 ? 16 : 0);
 		if (cases[i].want_n) { /* sorted */
 			g_assert_cmpstr(h->split_edges[0], ==, "obj/t/a;b c.cu.p/sm_80.cubin");
 			g_assert_cmpstr(h->split_edges[1], ==, "obj/t/b.cu.p/sm_90.cubin");
@@ -521,13 +526,14 @@ static void test_history_choices(void)
 		history_free(h);
 	}
 	/* a plan.ini changed by hand or garbled: not trusted, all unknown */
-	GString *s = state_seal("plan", history_choices(TRUE, TRUE, TRUE, 1, 4, set, FALSE));
+	GString *s = state_seal("plan", history_choices(TRUE, TRUE, TRUE, 1, 4, set, FALSE, NULL));
 	s->str[s->len - 2] ^= 1;
 	g_assert_true(g_file_set_contents(ini, s->str, -1, NULL));
 	g_string_free(s, TRUE);
 	History *h = history_load(b);
 	g_assert_cmpint(h->syntax_stub, ==, -1);
 	g_assert_cmpint(h->tail_split, ==, -1);
+	g_assert_cmpfloat(h->speed, ==, 0);
 	history_free(h);
 	g_hash_table_destroy(set);
 	g_unlink(ini);
