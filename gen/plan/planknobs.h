@@ -103,12 +103,16 @@ typedef struct {
 
 /* ---- the machine's speed (speed.c) ---- */
 
-/* The probe's fixed work: a tree of this many random keys (16 bytes a
- * node: 2 MiB, more than a core's L2 on the reference machine), searched
- * this many times, then sorted; run on the build's jobs threads at once
- * (at most SPEED_PROBE_MAX_JOBS). */
+/* The probe's fixed work: a tree of this many random keys (12 bytes a
+ * node: 1.5 MiB, more than a core's L2 on the reference machine),
+ * searched this many times, then sorted, SPEED_PROBE_ROUNDS times (its
+ * median round counts) on the build's jobs threads at once (at most
+ * SPEED_PROBE_MAX_JOBS). In ten runs on the reference machine, one round
+ * read 0.156-0.197 s (6.6% standard deviation), the median of three
+ * 0.153-0.177 s (5.4%), about 0.45 s in all. */
 #define SPEED_PROBE_NODES (1u << 17)
 #define SPEED_PROBE_LOOKUPS (1u << 20)
+#define SPEED_PROBE_ROUNDS 3
 #define SPEED_PROBE_MAX_JOBS 256
 /* The probe's CPU seconds per job on the reference machine (the CI box:
  * a 2-core AMD EPYC VM, both jobs at once: 0.146-0.160 s in ten runs),

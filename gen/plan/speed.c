@@ -69,6 +69,12 @@ typedef struct {
 	guint64 seen;
 } Job;
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
 static double thread_cpu(void)
 {
 	struct timespec ts;
@@ -83,17 +89,18 @@ static gpointer probe_thread(gpointer data)
 	while (!shared->started)
 		g_cond_wait(&shared->go, &shared->lock);
 	g_mutex_unlock(&shared->lock);
-	const double t0 = thread_cpu();
-	self->seen = probe_work();
-	self->cpu = thread_cpu() - t0;
+	/* the median of its rounds: a moment's disturbance (another
+	 * process, a frequency step) counts in one of them at most */
+	double t[SPEED_PROBE_ROUNDS];
+	for (int r = 0; r < SPEED_PROBE_ROUNDS; r++) {
+		const double t0 = thread_cpu();
+		self->seen += probe_work();
+		t[r] = thread_cpu() - t0;
+	}
+	qsort(t, SPEED_PROBE_ROUNDS, sizeof *t, cmp_double);
+	self->cpu = t[SPEED_PROBE_ROUNDS / 2];
 	g_free(jobs);
 	return NULL;
-}
-
-static gint cmp_double(gconstpointer a, gconstpointer b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
 }
 
 double speed_probe(int jobs, double *cpu)
@@ -129,7 +136,7 @@ double speed_probe(int jobs, double *cpu)
 	}
 	double med = 0;
 	if (started) {
-		qsort(v, (size_t)started, sizeof *v, (int (*)(const void *, const void *))cmp_double);
+		qsort(v, (size_t)started, sizeof *v, cmp_double);
 		med = v[started / 2];
 	}
 	g_free(v);
