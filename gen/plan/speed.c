@@ -159,6 +159,7 @@ void speed_settle(Speed *s, const Speed *kept)
 	if (kept && kept->speed > 0) {
 		*s = *kept;
 		s->from = "this machine's probe at this build directory's first setup";
+		s->used = TRUE;
 		return;
 	}
 	s->probe_jobs = CLAMP(s->probe_jobs, 1, SPEED_PROBE_MAX_JOBS);

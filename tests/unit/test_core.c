@@ -12,6 +12,7 @@
 #include "jsonout.h"
 #include "statefile.h"
 #include "pipeline.h"
+#include "speed.h"
 
 #include "util.h"
 
@@ -544,6 +545,34 @@ static void test_history_choices(void)
 	g_free(b);
 }
 
+/* Where a plan's speed comes from: a given one stays, the build
+ * directory's kept probe is taken as it was, else a probe runs (its
+ * figure depends on the machine: only its bounds are asserted). */
+static void test_speed_settle(void)
+{
+	Speed given = { .speed = 3, .from = "CUGEN_SPEED" };
+	const Speed kept = { 2.35, 0.3512, 16, NULL, FALSE };
+	speed_settle(&given, &kept);
+	g_assert_cmpfloat(given.speed, ==, 3);
+	g_assert_cmpstr(given.from, ==, "CUGEN_SPEED");
+	g_assert_true(given.used);
+	Speed again = { .probe_jobs = 1 };
+	speed_settle(&again, &kept);
+	g_assert_cmpfloat(again.speed, ==, 2.35);
+	g_assert_cmpfloat(again.probe_cpu, ==, 0.3512);
+	g_assert_cmpint(again.probe_jobs, ==, 16);
+	g_assert_nonnull(strstr(again.from, "first setup"));
+	g_assert_true(again.used);
+	Speed probed = { .probe_jobs = 1 };
+	speed_settle(&probed, NULL);
+	g_assert_cmpfloat(probed.probe_cpu, >, 0);
+	g_assert_cmpint(probed.probe_jobs, ==, 1);
+	g_assert_cmpfloat(probed.speed, >=, 0.25);
+	g_assert_cmpfloat(probed.speed, <=, 8);
+	g_assert_cmpstr(probed.from, ==, "a probe of this machine");
+	g_assert_true(probed.used);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -564,6 +593,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/pipeline/parse", test_pipeline);
 	g_test_add_func("/history/read", test_history);
 	g_test_add_func("/history/choices", test_history_choices);
+	g_test_add_func("/speed/settle", test_speed_settle);
 	int rc = g_test_run();
 	const char *files[] = { "cugen.ini", "k.cu", "m.cpp", "n.cpp", NULL };
 	for (int i = 0; files[i]; i++) {
