@@ -87,6 +87,20 @@ out=$(build r)
 [ -z "$out" ] || die "a no-op ran: $out"
 
 note "a re-setup with the build's measurements rebuilds nothing but stamps"
+# Every edge of the build measured, at fixed figures (the host compiles
+# and cicc runs long as above, every other step 1 s): what the build's
+# own seconds would say depends on the machine's load, and a choice
+# weighed anew on them (the stub's source) could change with it.
+python3 - r/.cugen/edges.log <<'PY' || die "cannot rewrite the measurements"
+import sys
+lines = []
+for line in open(sys.argv[1]):
+    f = line.rstrip("\n").split("\t")
+    cpu = 30 if f[0].endswith("/host.o") else 12 if f[1] == "cicc" and f[0].endswith(".ptx") else 1
+    f[3] = f[4] = str(cpu)
+    lines.append("\t".join(f) + "\n")
+open(sys.argv[1], "w").writelines(lines)
+PY
 new_ninja run "$CUGEN" setup -B r --profile four
 out=$(build r | grep -v '^stamp ' || true)
 [ -z "$out" ] || die "after the re-setup: $out"
