@@ -158,7 +158,7 @@ void pl_set_costs(PlanGraph *pg, const History *h, const Config *c, const GraphI
 		      int threads, gboolean pp, Plan *p)
 {
 	const Graph *g = pg->g;
-	const Speed kept = { h ? h->speed : 0, h ? h->speed_cpu : 0, h ? h->speed_jobs : 0, NULL };
+	const Speed *kept = h ? &h->speed : NULL; /* (h is dropped below when nothing was measured) */
 	p->speed.used = FALSE; /* (of the graph costed last: the one built) */
 	if (h && !h->edges)
 		h = NULL; /* nothing measured: no lookups */
@@ -238,7 +238,7 @@ void pl_set_costs(PlanGraph *pg, const History *h, const Config *c, const GraphI
 		 * are so many times those (speed.h); a measurement, or the
 		 * median of measured ones, is this machine's already */
 		if (!st && med_cpu[bucket(e)] < 0 && cpu > 0 && speed_scales(e) && !(e->kind == EK_DEVPP && pre_measured)) {
-			speed_settle(&p->speed, &kept);
+			speed_settle(&p->speed, kept);
 			cpu *= p->speed.speed;
 		}
 		if (job_memory > 0 && (e->kind == EK_DEV || e->kind == EK_CICC || e->kind == EK_NVCC ||

@@ -7,6 +7,7 @@
 
 #include "safepath.h"
 #include "statefile.h"
+#include "units.h"
 #include "util.h"
 
 /* edges.log's lines are "tag\tstep\trss KiB\tcpu s\twall s": a build at
@@ -241,12 +242,12 @@ void history_read(History *h, const char *builddir)
 		}
 		g_clear_error(&e);
 		/* the probe's reading, kept for this directory's next plans */
-		double sp = g_key_file_get_double(k, "plan", "speed", NULL);
-		if (sp >= 0.1 && sp <= 10) {
-			h->speed = sp;
-			h->speed_cpu = MAX(g_key_file_get_double(k, "plan", "speed_cpu", NULL), 0);
-			h->speed_jobs = MAX(g_key_file_get_integer(k, "plan", "speed_jobs", NULL), 0);
+		char *sp = g_key_file_get_value(k, "plan", "speed", NULL);
+		if (sp && units_parse_speed(sp, &h->speed.speed)) {
+			h->speed.probe_cpu = MAX(g_key_file_get_double(k, "plan", "speed_cpu", NULL), 0);
+			h->speed.probe_jobs = MAX(g_key_file_get_integer(k, "plan", "speed_jobs", NULL), 0);
 		}
+		g_free(sp);
 	}
 	g_key_file_free(k);
 	g_free(path);

@@ -38,10 +38,9 @@ typedef struct {
 	int tail_split;
 	char **split_edges;
 	gboolean split_guessed;
-	/* the machine's speed the last setup guessed by (speed.h), 0: none;
-	 * the probe's CPU seconds and jobs behind it */
-	double speed, speed_cpu;
-	int speed_jobs;
+	/* the last setup's probe of the machine's speed (speed.h: its
+	 * speed, CPU seconds and jobs; speed 0: none kept) */
+	Speed speed;
 	GThread *loading;  /* history_read_async's, until history_join */
 	char *loading_dir;
 } History;

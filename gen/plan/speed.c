@@ -61,12 +61,17 @@ static guint64 probe_work(void)
 	return seen;
 }
 
+/* The start all jobs wait for, so that they run at once. */
 typedef struct {
 	GMutex lock;
 	GCond go;
 	gboolean started;
-	double cpu;
-	guint64 seen;
+} Start;
+
+typedef struct {
+	Start *start;
+	double cpu;   /* its median round's CPU seconds */
+	guint64 seen; /* what probe_work saw: kept, so that nothing is left out */
 } Job;
 
 static int cmp_double(const void *a, const void *b)
@@ -84,11 +89,11 @@ static double thread_cpu(void)
 
 static gpointer probe_thread(gpointer data)
 {
-	Job **jobs = data, *shared = jobs[0], *self = jobs[1];
-	g_mutex_lock(&shared->lock);
-	while (!shared->started)
-		g_cond_wait(&shared->go, &shared->lock);
-	g_mutex_unlock(&shared->lock);
+	Job *self = data;
+	g_mutex_lock(&self->start->lock);
+	while (!self->start->started)
+		g_cond_wait(&self->start->go, &self->start->lock);
+	g_mutex_unlock(&self->start->lock);
 	/* the median of its rounds: a moment's disturbance (another
 	 * process, a frequency step) counts in one of them at most */
 	double t[SPEED_PROBE_ROUNDS];
@@ -99,36 +104,30 @@ static gpointer probe_thread(gpointer data)
 	}
 	qsort(t, SPEED_PROBE_ROUNDS, sizeof *t, cmp_double);
 	self->cpu = t[SPEED_PROBE_ROUNDS / 2];
-	g_free(jobs);
 	return NULL;
 }
 
 double speed_probe(int jobs, double *cpu)
 {
 	jobs = CLAMP(jobs, 1, SPEED_PROBE_MAX_JOBS);
-	Job shared = { 0 };
-	g_mutex_init(&shared.lock);
-	g_cond_init(&shared.go);
+	Start start = { 0 };
+	g_mutex_init(&start.lock);
+	g_cond_init(&start.go);
 	Job *job = g_new0(Job, jobs);
 	GThread **threads = g_new0(GThread *, jobs);
 	int started = 0;
 	for (int i = 0; i < jobs; i++) {
-		Job **arg = g_new(Job *, 2);
-		arg[0] = &shared;
-		arg[1] = &job[i];
-		threads[i] = g_thread_try_new("cugen-speed", probe_thread, arg, NULL);
-		if (!threads[i]) {
-			g_free(arg);
+		job[i].start = &start;
+		if (!(threads[i] = g_thread_try_new("cugen-speed", probe_thread, &job[i], NULL)))
 			break;
-		}
 		started++;
 	}
 	/* all at once: each job shares the machine with the others, as a
 	 * build's jobs do */
-	g_mutex_lock(&shared.lock);
-	shared.started = TRUE;
-	g_cond_broadcast(&shared.go);
-	g_mutex_unlock(&shared.lock);
+	g_mutex_lock(&start.lock);
+	start.started = TRUE;
+	g_cond_broadcast(&start.go);
+	g_mutex_unlock(&start.lock);
 	double *v = g_new(double, MAX(started, 1));
 	for (int i = 0; i < started; i++) {
 		g_thread_join(threads[i]);
@@ -142,8 +141,8 @@ double speed_probe(int jobs, double *cpu)
 	g_free(v);
 	g_free(threads);
 	g_free(job);
-	g_mutex_clear(&shared.lock);
-	g_cond_clear(&shared.go);
+	g_mutex_clear(&start.lock);
+	g_cond_clear(&start.go);
 	*cpu = med;
 	if (med <= 0)
 		return 1;
@@ -153,16 +152,13 @@ double speed_probe(int jobs, double *cpu)
 
 void speed_settle(Speed *s, const Speed *kept)
 {
-	s->used = TRUE;
-	if (s->speed > 0)
-		return;
-	if (kept && kept->speed > 0) {
+	if (s->speed <= 0 && kept && kept->speed > 0) {
 		*s = *kept;
 		s->from = "this machine's probe at this build directory's first setup";
-		s->used = TRUE;
-		return;
+	} else if (s->speed <= 0) {
+		s->probe_jobs = CLAMP(s->probe_jobs, 1, SPEED_PROBE_MAX_JOBS);
+		s->speed = speed_probe(s->probe_jobs, &s->probe_cpu);
+		s->from = "a probe of this machine";
 	}
-	s->probe_jobs = CLAMP(s->probe_jobs, 1, SPEED_PROBE_MAX_JOBS);
-	s->speed = speed_probe(s->probe_jobs, &s->probe_cpu);
-	s->from = "a probe of this machine";
+	s->used = TRUE;
 }

@@ -517,9 +517,9 @@ static void test_history_choices(void)
 		g_assert_cmpint(h->tail_split, ==, cases[i].want_tail);
 		g_assert_cmpuint(h->split_edges ? g_strv_length(h->split_edges) : 0, ==, cases[i].want_n);
 		g_assert_cmpint(h->split_guessed, ==, cases[i].want_guessed);
-		g_assert_cmpfloat(h->speed, ==, i % 2 == 0 ? 2.35 : 0);
-		g_assert_cmpfloat(h->speed_cpu, ==, i % 2 == 0 ? 0.3512 : 0);
-		g_assert_cmpint(h->speed_jobs, ==, i % 2 == 0 ? 16 : 0);
+		g_assert_cmpfloat(h->speed.speed, ==, i % 2 == 0 ? 2.35 : 0);
+		g_assert_cmpfloat(h->speed.probe_cpu, ==, i % 2 == 0 ? 0.3512 : 0);
+		g_assert_cmpint(h->speed.probe_jobs, ==, i % 2 == 0 ? 16 : 0);
 		if (cases[i].want_n) { /* sorted */
 			g_assert_cmpstr(h->split_edges[0], ==, "obj/t/a;b c.cu.p/sm_80.cubin");
 			g_assert_cmpstr(h->split_edges[1], ==, "obj/t/b.cu.p/sm_90.cubin");
@@ -534,7 +534,7 @@ static void test_history_choices(void)
 	History *h = history_load(b);
 	g_assert_cmpint(h->syntax_stub, ==, -1);
 	g_assert_cmpint(h->tail_split, ==, -1);
-	g_assert_cmpfloat(h->speed, ==, 0);
+	g_assert_cmpfloat(h->speed.speed, ==, 0);
 	history_free(h);
 	g_hash_table_destroy(set);
 	g_unlink(ini);
