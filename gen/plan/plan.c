@@ -170,9 +170,14 @@ static gboolean view_candidate(Weigh *w, Candidate *k, const Grouping *alt)
  * one did not clear (or the one the slower cleared). */
 static gboolean decide(const Alternative *a, double t_alt, double t_cur, Plan *p)
 {
+	/* Before anything is measured every cost is a guess times the
+	 * machine's speed: the bars' seconds are weighed in the guesses'
+	 * own (the reference machine's), so that no choice, and no code a
+	 * choice changes (the tail split), depends on a probe's reading. */
+	const double k = p->measured == 0 && p->speed.used ? p->speed.speed : 1;
 	const Bars first = { a->bars.margin, a->bars.gain, 0 };
-	const gboolean fresh = prefer(t_alt, t_cur, -1, &first);
-	const gboolean take = prefer(t_alt, t_cur, a->prev, &a->bars);
+	const gboolean fresh = prefer(t_alt / k, t_cur / k, -1, &first);
+	const gboolean take = prefer(t_alt / k, t_cur / k, a->prev, &a->bars);
 	const double t_ch = take ? t_alt : t_cur, t_other = take ? t_cur : t_alt;
 	GString *why = g_string_new(NULL);
 	g_string_printf(why, "%s: expected %.*f s (%s: %.*f s", take ? a->taken : a->kept, PLAN_SECS(t_ch),
@@ -186,11 +191,11 @@ static gboolean decide(const Alternative *a, double t_alt, double t_cur, Plan *p
 	} else if (slower) {
 		g_string_append_printf(why, "; taken only when %.0f%% faster", 100 * (1 - a->bars.margin));
 		if (a->bars.gain > 0)
-			g_string_append_printf(why, " and %.0f s", a->bars.gain);
+			g_string_append_printf(why, " and %.0f s", a->bars.gain * k);
 	} else if (!take && t_alt < t_cur) {
 		g_string_append_printf(why, ", short of the %.0f%%", 100 * (1 - a->bars.margin));
 		if (a->bars.gain > 0)
-			g_string_append_printf(why, " and %.0f s", a->bars.gain);
+			g_string_append_printf(why, " and %.0f s", a->bars.gain * k);
 		g_string_append(why, " that would take it");
 	}
 	g_string_append(why, ")");
