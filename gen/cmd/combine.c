@@ -292,8 +292,8 @@ static gboolean keep_copies(const char *builddir, GPtrArray *copies, GError **er
 
 /* Replace a device edge by the import of its shard's files (kept in the
  * build directory by keep_copies: copies gets source, name, hash). */
-static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, Rule *import, const char *builddir,
-			  GPtrArray *copies, GError **err)
+static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, gboolean stub_needed, Rule *import,
+			  const char *builddir, GPtrArray *copies, GError **err)
 {
 	gsize nf = 0, nh = 0;
 	char **files = g_key_file_get_string_list(s->m, image, "files", &nf, NULL);
@@ -353,25 +353,47 @@ static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, Rule *
 		g_ptr_array_add(copies, rel);
 		g_ptr_array_add(copies, g_strdup(hashes[i]));
 	}
-	if (stub) {
+	/* the host stub: host code the build compiles, so hashed and
+	 * checked like the images; present where this build's stub edge
+	 * reads it (checks and build agree) */
+	char *stub_hash = stub ? g_key_file_get_string(s->m, image, "stub_hash", NULL) : NULL;
+	if (stub_needed && !stub)
+		cg_error(err, "shard '%s': the manifest entry of '%s' (%s) has no host stub, which this build "
+			      "compiles: refused", s->dir, image, e->arch);
+	else if (stub && !stub_hash)
+		cg_error(err, "shard '%s': the manifest entry of '%s' (%s) names a host stub without its hash: "
+			      "refused", s->dir, image, e->arch);
+	if (stub && stub_hash) {
 		char *src = g_build_filename(s->dir, "images", stub, NULL);
 		gsize len = 0;
 		char *data = cg_read_regular(src, CG_READ_MAX, TRUE, &len, NULL);
-		if (data) {
-			char *sum = cg_hash_hex(data, len);
+		char *sum = data ? cg_hash_hex(data, len) : NULL;
+		g_free(data);
+		if (!sum || strcmp(sum, stub_hash) != 0) {
+			cg_error(err, "shard '%s': host stub '%s' is %s", s->dir, stub,
+				 sum ? "corrupt (its hash differs from the manifest)" : "missing or not a regular file");
+			g_free(src);
+		} else {
 			char *rel = g_build_filename(KEPT, stub, NULL);
 			char *kept = g_build_filename(builddir, rel, NULL);
 			cg_sh_append(args, kept);
 			cg_sh_append(args, stub);
-			cg_sh_append(args, sum);
+			cg_sh_append(args, stub_hash);
 			g_ptr_array_add(srcs, kept);
 			g_ptr_array_add(copies, src);
 			g_ptr_array_add(copies, rel);
-			g_ptr_array_add(copies, sum);
-			src = NULL;
+			g_ptr_array_add(copies, g_strdup(stub_hash));
 		}
-		g_free(data);
-		g_free(src);
+		g_free(sum);
+	}
+	g_free(stub_hash);
+	if (*err) {
+		g_free(stub);
+		g_ptr_array_free(srcs, TRUE);
+		g_string_free(args, TRUE);
+		g_strfreev(files);
+		g_strfreev(hashes);
+		return FALSE;
 	}
 	char *id = g_key_file_get_string(s->m, image, "module_id", NULL);
 	e->rule = import;
@@ -515,10 +537,14 @@ int cmd_combine(int argc, char **argv)
 	/* by image path, not in the planner's order: the first missing or
 	 * refused image is the same whatever the order of the edges */
 	GPtrArray *devs = g_ptr_array_new();
+	/* the images whose arch's host stub a stub edge of this build copies */
+	GHashTable *stubbed = g_hash_table_new(g_str_hash, g_str_equal);
 	for (guint i = 0; i < gen.g->edges->len; i++) {
 		Edge *e = g_ptr_array_index(gen.g->edges, i);
 		if (e->kind == EK_DEV)
 			g_ptr_array_add(devs, e);
+		else if (e->kind == EK_STUB && EDGE_LEN(e->ins))
+			g_hash_table_add(stubbed, (gpointer)EDGE_AT(e->ins, 0));
 	}
 	g_ptr_array_sort(devs, by_image);
 	for (guint i = 0; i < devs->len; i++) {
@@ -529,7 +555,9 @@ int cmd_combine(int argc, char **argv)
 			break;
 		if (!same_split(s, image, e, gen.c->reproducible, &err) ||
 		    !same_rule(s, image, e, self ? self : "cugen", &here, texts, &err) ||
-		    !check_inputs(s, image, e, cache, &here, &err) || !to_import(gen.g, e, s, image, import, gen.builddir, copies, &err))
+		    !check_inputs(s, image, e, cache, &here, &err) ||
+		    !to_import(gen.g, e, s, image, g_hash_table_contains(stubbed, image), import, gen.builddir, copies,
+			       &err))
 			break;
 		g_hash_table_add(taken, (gpointer)image);
 		if (!g_ptr_array_find_with_equal_func(archs, e->arch, g_str_equal, NULL))
@@ -540,6 +568,7 @@ int cmd_combine(int argc, char **argv)
 	for (guint i = 0; i < shards->len && !err; i++)
 		extra_image(g_ptr_array_index(shards, i), taken, &err);
 	g_hash_table_destroy(taken);
+	g_hash_table_destroy(stubbed);
 	g_hash_table_destroy(texts);
 	g_ptr_array_free(devs, TRUE);
 	g_free(self);

@@ -60,7 +60,7 @@ gboolean shard_spec_names_ok(GKeyFile *spec, const char *grp);
  * does not list them: a third of its 20 MB at 10,000 TUs. */
 char *shard_spec_file(const char *grp, const char *arch, const char *what);
 /* The manifest format this cugen writes and reads ([shard] format). */
-#define SHARD_FORMAT "2"
+#define SHARD_FORMAT "3"
 /* sha256 of a file's bytes, cached; NULL if it cannot be read. */
 const char *shard_file_hash(GHashTable *cache, const char *path);
 

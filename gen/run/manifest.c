@@ -18,13 +18,15 @@
 #include "statefile.h"
 #include "util.h"
 
-/* Copy a build-directory file into the shard directory out. */
-static gboolean copy_file(const char *from, const char *out, const char *rel, GError **err)
+/* Copy a build-directory file into the shard directory out; *hash gets
+ * the hash of the bytes copied (what the manifest records). */
+static gboolean copy_file(const char *from, const char *out, const char *rel, char **hash, GError **err)
 {
 	gsize len = 0;
 	char *data = cg_read_regular(from, CG_READ_MAX, FALSE, &len, err);
 	char *dst = g_build_filename("images", rel, NULL);
 	gboolean ok = data && cg_write_beneath(out, dst, data, len, err);
+	*hash = ok ? cg_hash_hex(data, len) : NULL;
 	g_free(dst);
 	g_free(data);
 	return ok;
@@ -157,19 +159,16 @@ int cmd_manifest(int argc, char **argv)
 		char **files = g_key_file_get_string_list(spec, grp, "files", &nf, NULL);
 		GPtrArray *fh = g_ptr_array_new_with_free_func(g_free);
 		for (gsize j = 0; !rc && j < nf; j++) {
-			gsize len = 0;
-			char *data = NULL;
-			if (!g_file_get_contents(files[j], &data, &len, NULL)) {
+			char *h = NULL;
+			if (!g_file_test(files[j], G_FILE_TEST_EXISTS)) {
 				fprintf(stderr, "cugen: error: manifest: image '%s' missing\n", files[j]);
 				rc = 1;
-				break;
-			}
-			g_ptr_array_add(fh, cg_hash_hex(data, len));
-			g_free(data);
-			if (!copy_file(files[j], out, files[j], &err)) {
+			} else if (!copy_file(files[j], out, files[j], &h, &err)) {
 				fprintf(stderr, "cugen: error: manifest: %s\n", err->message + 7);
 				g_clear_error(&err);
 				rc = 1;
+			} else {
+				g_ptr_array_add(fh, h);
 			}
 		}
 		for (gsize j = 0; !rc && j < nf; j++) {
@@ -189,15 +188,20 @@ int cmd_manifest(int argc, char **argv)
 		}
 		g_ptr_array_free(fh, TRUE);
 		g_strfreev(files);
-		/* the host stub this arch's cicc wrote, and the module id */
+		/* the host stub this arch's cicc wrote (host code the combining
+		 * build compiles: hashed like the images), and the module id */
 		char *stub = shard_spec_file(grp, arch, "stub");
 		if (!rc && stub && g_file_test(stub, G_FILE_TEST_EXISTS)) {
-			if (!copy_file(stub, out, stub, &err)) {
+			char *h = NULL;
+			if (!copy_file(stub, out, stub, &h, &err)) {
 				fprintf(stderr, "cugen: error: manifest: %s\n", err->message + 7);
 				g_clear_error(&err);
 				rc = 1;
+			} else {
+				g_key_file_set_string(m, grp, "stub", stub);
+				g_key_file_set_string(m, grp, "stub_hash", h);
 			}
-			g_key_file_set_string(m, grp, "stub", stub);
+			g_free(h);
 		}
 		g_free(stub);
 		char *idf = shard_spec_file(grp, arch, "id");

@@ -68,6 +68,29 @@ sed -i '$d' ../c2/lib/arch.cu
 (cd ../c2 && "$NINJA" -C build shard >/dev/null) || die "shard rebuild failed"
 printf x >>../c1/build/shard/images/obj/multi/lib/scan.cu.p/sm_75.cubin
 refuse "image 'obj/multi/lib/scan.cu.p/sm_75.cubin' is corrupt" ../c1/build/shard ../c2/build/shard
+rm -rf ../c1/build/shard
+(cd ../c1 && "$NINJA" -C build shard >/dev/null) || die "shard rebuild failed"
+
+note "host stubs: host code, hashed in the manifest; a changed one refused, also under --trust"
+stub=../c1/build/shard/images/obj/multi/lib/scan.cu.p/75.stub.c
+[ -f "$stub" ] || die "the shard holds no host stub"
+grep -q '^stub_hash=[0-9a-f]\{64\}$' ../c1/build/shard/manifest.ini || die "the manifest does not hash the host stubs"
+sha256sum ../c1/build/shard/manifest.ini ../c2/build/shard/manifest.ini >digests
+cp "$stub" stub.keep
+echo '__attribute__((constructor)) static void injected(void) { }' >>"$stub"
+refuse "host stub 'obj/multi/lib/scan.cu.p/75.stub.c' is corrupt" --trust digests ../c1/build/shard ../c2/build/shard
+rm "$stub"
+ln -s "$PWD/stub.keep" "$stub"
+refuse "host stub 'obj/multi/lib/scan.cu.p/75.stub.c' is missing or not a regular file" ../c1/build/shard ../c2/build/shard
+rm "$stub"
+cp stub.keep "$stub"
+m=../c1/build/shard/manifest.ini
+cp "$m" manifest.keep
+sed -i '/^stub_hash=/d' "$m"
+refuse "names a host stub without its hash" ../c1/build/shard ../c2/build/shard
+sed -i '/^stub=/d' "$m"
+refuse "has no host stub, which this build compiles" ../c1/build/shard ../c2/build/shard
+cp manifest.keep "$m"
 refuse "no readable manifest.ini" ../c1/build ../c2/build/shard
 
 note "placement: checkouts and build directories anywhere, device line info"
