@@ -523,7 +523,7 @@ int cmd_cache(int argc, char **argv)
 		} else if (stats && !cache_check(NULL, NULL, NULL, &err)) {
 			/* (a bad CUGEN_CACHE_SIZE: the limit it would show is not it) */
 		} else if (!ch_has_tag(d)) {
-			cg_error(&err, "'%s' is not a cugen cache (no " TAG_NAME "): nothing %s", d,
+			cg_error(&err, "'%s' is not a cugen cache (no " TAG_NAME " of cugen's): nothing %s", d,
 				 clear ? "removed" : "to show");
 		} else if (clear) {
 			int fd = lock_dir(d);

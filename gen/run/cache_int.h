@@ -3,8 +3,8 @@
  *
  * The files: cachedir.c (where the cache is, its CACHEDIR.TAG, its size
  * limit), cache.c (entries: lookups, stores, eviction, stats, `cugen
- * cache`) and cachedirect.c (the direct mode, keyed without the
- * preprocessor).
+ * cache`), cachedirect.c (the direct mode, keyed without the
+ * preprocessor) and cachelook.c (the places its preprocess looked).
  */
 #ifndef CUGEN_CACHE_INT_H
 #define CUGEN_CACHE_INT_H
@@ -44,6 +44,14 @@ void ch_damaged(const char *entry);
 GArray *ch_entries(const char *dir);
 void ch_evict(const char *dir);
 guint64 ch_store_entry(const char *dir, const char *entry, char **outs, int nouts, const char *extra);
+
+/* cachelook.c: append to out the places the directives of includer
+ * (its text data) searched ("a PATH", "x PATH" lines, each once: seen);
+ * FALSE when a header found there changed at or after (sec, nsec). */
+gboolean ch_lookups(const Request *r, const char *includer, const char *data, gsize len, GHashTable *seen,
+		    GString *out, gint64 sec, glong nsec);
+/* Whether a recorded lookup line still holds (other lines: TRUE). */
+gboolean ch_lookups_hold(const char *line);
 
 /* cachedirect.c */
 int ch_direct_get(const char *kind, Request *rq);

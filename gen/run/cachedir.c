@@ -49,7 +49,9 @@ gboolean ch_has_tag(const char *dir)
 {
 	char *p = g_build_filename(dir, TAG_NAME, NULL);
 	char *t = cg_read_regular(p, 4096, TRUE, NULL, NULL);
-	gboolean ok = t && g_str_has_prefix(t, "Signature: 8a477f597d28d172789f06886806bc55");
+	/* cugen's own tag, not any (ccache's, a backup tool's): only then
+	 * are the entries cugen's to look up, store and clear */
+	gboolean ok = t && strcmp(t, TAG_TEXT) == 0;
 	g_free(t);
 	g_free(p);
 	return ok;
@@ -148,7 +150,7 @@ gboolean cache_check(const char *dir, const char *what, const char *shown, GErro
 			      "(set CUGEN_CACHE_SHARED=yes if every user of it is trusted)",
 			 what, shown, why);
 	else if (!ch_has_tag(dir) && !is_empty_dir(dir))
-		cg_error(err, "%s '%s' is not a cugen cache (it has files but no " TAG_NAME "): "
+		cg_error(err, "%s '%s' is not a cugen cache (it has files but no " TAG_NAME " of cugen's): "
 			      "name an empty or new directory", what, shown);
 	else
 		return TRUE;

@@ -61,9 +61,12 @@
  * under none of them: a system header, a quoted include beside its
  * includer) and each S of its last one to three path components. A
  * candidate that exists is a miss, unless it existed when the entry was
- * stored ("e PATH" lines: it was there and not chosen). A header that a
- * __has_include would now find elsewhere is not noticed (remove the
- * entries with `cugen cache --clear`, or change the command). */
+ * stored ("e PATH" lines: it was there and not chosen).
+ *
+ * Lookups. Every place a file's directives searched, found or not (the
+ * includer's directory for a quoted name, __has_include probes), is
+ * recorded too ("a PATH": no header there; "x PATH": a probe found one);
+ * a hit checks them all (cachelook.c). */
 
 static const char *const direct_env[] = {
 	"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH",
@@ -73,7 +76,7 @@ static const char *const direct_env[] = {
 static char *direct_key(const char *kind, const Request *r)
 {
 	GChecksum *c = g_checksum_new(G_CHECKSUM_SHA256);
-	static const char domain[] = "cugen direct 2";
+	static const char domain[] = "cugen direct 3"; /* 3: the lookups (cachelook.c) */
 	g_checksum_update(c, (const guchar *)domain, sizeof domain);
 	g_checksum_update(c, (const guchar *)kind, strlen(kind) + 1);
 	for (gsize i = 0; i < G_N_ELEMENTS(direct_env); i++) {
@@ -97,12 +100,23 @@ static char *direct_key(const char *kind, const Request *r)
 static gboolean shadow_candidates(const Request *r, const char *p, gboolean (*fn)(const char *, gpointer),
 				  gpointer data)
 {
-	/* p's last 1..3 components */
-	const char *suffix[3] = { NULL, NULL, NULL };
+	/* p's last 1..3 components, and its name below the first search
+	 * directory that holds it (a name a macro made: <thrust/system/...>) */
+	const char *suffix[4] = { NULL, NULL, NULL, NULL };
 	int ns = 0;
 	for (const char *q = p + strlen(p); q > p && ns < 3; q--)
 		if (q[-1] == '/')
 			suffix[ns++] = q;
+	for (int k = 0; k < r->nkeys; k++) {
+		const char *dir = g_str_has_prefix(r->keys[k], "search=") ? r->keys[k] + strlen("search=") : NULL;
+		gsize n = dir ? strlen(dir) : 0;
+		if (n && strncmp(p, dir, n) == 0 && (p[n] == '/' || dir[n - 1] == '/')) {
+			const char *rel = p + n + (p[n] == '/');
+			if (*rel && (ns == 0 || rel < suffix[ns - 1]))
+				suffix[ns++] = rel;
+			break;
+		}
+	}
 	for (int k = 0; k < r->nkeys; k++) {
 		if (!g_str_has_prefix(r->keys[k], "search="))
 			continue;
@@ -201,6 +215,11 @@ int ch_direct_get(const char *kind, Request *rq)
 					const char *l = lines[i];
 					if (g_str_has_prefix(l, "e ") && l[2])
 						continue;
+					if ((l[0] == 'a' || l[0] == 'x') && l[1] == ' ' && l[2]) {
+						/* a place the preprocessor looked */
+						match = ch_lookups_hold(l);
+						continue;
+					}
 					intact = strlen(l) > 3 + HASH_HEX && l[0] == 'h' && l[1] == ' ' && l[2 + HASH_HEX] == ' ';
 					if (!intact) {
 						match = FALSE;
@@ -281,7 +300,8 @@ static char *header_lines(const Request *r, const char *depfile, gint64 sec, glo
 	GPtrArray *deps = depfile_parse(text);
 	g_free(text);
 	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
-	GString *out = g_string_new(NULL);
+	GHashTable *looked = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	GString *out = g_string_new(NULL), *places = g_string_new(NULL);
 	gboolean ok = deps->len > 0;
 	for (guint i = 0; ok && i < deps->len; i++) {
 		const char *p = g_ptr_array_index(deps, i);
@@ -297,9 +317,14 @@ static char *header_lines(const Request *r, const char *depfile, gint64 sec, glo
 			g_string_append_printf(out, "h %s %s\n", h, p);
 			g_free(h);
 			shadow_candidates(r, p, note_existing, out);
+			/* and every place its directives looked, found or not */
+			ok = ch_lookups(r, p, data, len, looked, places, sec, nsec);
 		}
 		g_free(data);
 	}
+	g_string_append_len(out, places->str, (gssize)places->len);
+	g_string_free(places, TRUE);
+	g_hash_table_destroy(looked);
 	g_hash_table_destroy(seen);
 	g_ptr_array_free(deps, TRUE);
 	return g_string_free(out, !ok);
