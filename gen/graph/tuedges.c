@@ -111,6 +111,10 @@ static void compdb_nvcc(Ctx *x, TState *s, const char *in, const char *out)
 		s->compdb_prefix = g_string_free(c, FALSE);
 	}
 	GString *c = g_string_new(NULL);
+	if (!g_str_has_suffix(in, ".cu")) { /* cuda_sources: C/C++ files compiled as CUDA */
+		cg_sh_append(c, "-x");
+		cg_sh_append(c, "cu");
+	}
 	cg_sh_append(c, in);
 	cg_sh_append(c, "-o");
 	cg_sh_append(c, out);
@@ -466,6 +470,10 @@ void ed_cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const char
 		g_free(opt);
 		g_free(seed);
 	}
+	/* a C or C++ file of cuda_sources: CUDA, as the per-arch graph
+	 * compiles it (nvcc goes by the extension) */
+	if (!g_str_has_suffix(src->rel, ".cu"))
+		g_string_append(c, " -x cu");
 	ed_frag(x, c, "nvcc-tu-out", NULL);
 	ed_publish(c, "${out}");
 	Rule *r = graph_rule(x->g, RULE_NVCC, c->str, "CUDA nvcc ${out}", "${out}.d", "gcc", "device");

@@ -23,6 +23,34 @@ for f in a b; do
 done
 grep -Eq -- "-MD( -MP)? -MF" tu/build.ninja || die "no depfile for the nvcc edges"
 
+note "cuda_sources: a C++ file compiled as CUDA in both modes"
+# (nvcc goes by the extension: without -x cu a .cpp was plain C++, with
+# no GPU image, and its program ran its CPU fallback)
+cat >src/c.cpp <<'CPP'
+#ifdef __CUDACC__
+__global__ void kc(int *p) { *p = 7; }
+int run_c() { int *d; cudaMalloc(&d, 4); kc<<<1, 1>>>(d); cudaFree(d); return 1; }
+#else
+int run_c() { return 0; }
+#endif
+CPP
+cat >>cugen.ini <<'INI'
+[target kc]
+type = static
+cuda_sources = src/c.cpp
+INI
+run "$CUGEN" setup -B arch
+build arch kc >/dev/null
+run "$CUGEN" setup -B tu --profile tu
+build tu kc >/dev/null
+for d in arch tu; do
+	o=$(find "$d/obj/kc" -name '*.o' | head -1)
+	[ -n "$o" ] || die "$d: no object for src/c.cpp"
+	images "$o" | grep -q 'sm_80' || { images "$o"; die "$d: src/c.cpp (cuda_sources) has no GPU image"; }
+done
+same_images "$(find arch/obj/kc -name '*.o' | head -1)" "$(find tu/obj/kc -name '*.o' | head -1)" "src/c.cpp (split arch vs tu)"
+grep -q -- '-x cu .*src/c\.cpp' tu/compile_commands.json || die "compile_commands.json: c.cpp not compiled as CUDA"
+
 note "a subset in split = tu keeps the pinned arch list"
 run "$CUGEN" setup -B tu --profile tu --archs 80
 grep -qF -- '-D__CUDA_ARCH_LIST__=750\,800' tu/build.ninja || { grep nvcc tu/build.ninja; die "the pinned list is not passed"; }
