@@ -52,8 +52,16 @@ static gboolean plain_number(const char *p, const char *end)
 	return digits > 0;
 }
 
+static double read_number(const char *s);
+
+/* What one step of one edge can measure: a restored or hand-made log
+ * (a CI cache) with more is damaged, not a plan that serialises the
+ * build. 1 TiB of memory, a million seconds (11.6 days). */
+#define MAX_RSS_KIB 1073741824.0
+#define MAX_SECONDS 1e6
+
 /* A line as `cugen exec` writes it: a tag, a program name, and three
- * plain numbers. */
+ * plain numbers, each within what a step can measure. */
 static gboolean line_ok(const Line *x, const char *end)
 {
 	if (x->tab[0] == x->line || x->tab[1] == x->tab[0] + 1)
@@ -62,7 +70,8 @@ static gboolean line_ok(const Line *x, const char *end)
 		if (!g_ascii_isalnum(*c) && !strchr("_.+-", *c))
 			return FALSE;
 	return plain_number(x->tab[1] + 1, x->tab[2]) && plain_number(x->tab[2] + 1, x->tab[3]) &&
-	       plain_number(x->tab[3] + 1, end);
+	       plain_number(x->tab[3] + 1, end) && read_number(x->tab[1] + 1) <= MAX_RSS_KIB &&
+	       read_number(x->tab[2] + 1) <= MAX_SECONDS && read_number(x->tab[3] + 1) <= MAX_SECONDS;
 }
 
 /* The latest line per "tag\tstep" (of 5 fields), in first-seen order:
@@ -146,7 +155,8 @@ static char *log_path(const char *builddir)
 static char *log_data(const char *builddir)
 {
 	char *path = log_path(builddir);
-	char *data = cg_read_regular(path, CG_READ_MAX, FALSE, NULL, NULL);
+	/* never through a link (a restored CI cache can hold one) */
+	char *data = cg_read_regular(path, CG_READ_MAX, TRUE, NULL, NULL);
 	g_free(path);
 	return data;
 }
