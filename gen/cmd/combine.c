@@ -454,6 +454,8 @@ int cmd_combine(int argc, char **argv)
 		goto out;
 	}
 	char *babs = cg_abspath(builddir);
+	/* (as setup: its graph and copies are this process's alone) */
+	stage_lock_dir(babs);
 	char *ap = g_build_filename(babs, ".cugen", "args.ini", NULL);
 	if (!state_load_keyfile(args, ap, "args")) {
 		cg_error(&err, "'%s' was not set up by cugen setup (no .cugen/args.ini)", builddir);
@@ -605,6 +607,8 @@ int cmd_combine(int argc, char **argv)
 	       no_build ? "graph written" : "building the rest");
 	g_free(built);
 	fflush(stdout);
+	/* ninja may re-run this combine (--no-build) to regenerate */
+	stage_unlock_dir();
 	if (!no_build) {
 		const char *ninja_argv[] = { "ninja", "-C", a.builddir, NULL };
 		const char *ninja = g_getenv("NINJA");

@@ -701,6 +701,13 @@ int cmd_setup(int argc, char **argv)
 		g_free(b);
 		goto out;
 	}
+	if (a.builddir && *a.builddir) {
+		/* one setup of a build directory at a time: from the state it
+		 * reads to the files it writes */
+		char *b = cg_abspath(a.builddir);
+		stage_lock_dir(b);
+		g_free(b);
+	}
 	if (!setup_generate(&a, &gen, &err))
 		goto out;
 	if (a.explain && strcmp(a.backend, "ninja") == 0) {

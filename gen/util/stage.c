@@ -406,3 +406,57 @@ void stage_free(Stage *st)
 	g_free(st);
 }
 
+
+/* ---- one process per build directory ---- */
+
+static int held_fds[2] = { -1, -1 };
+
+/* flock fd, waiting while another process holds it (saying so once to
+ * a terminal: logs of concurrent runs stay as one run's) */
+static void lock_waiting(int fd, const char *builddir)
+{
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		return;
+	if (errno == EWOULDBLOCK && isatty(2)) {
+		fprintf(stderr, "cugen: waiting for another cugen that is writing '%s'\n", builddir);
+		fflush(stderr);
+	}
+	while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+		;
+}
+
+void stage_lock_dir(const char *builddir)
+{
+	stage_unlock_dir();
+	char *parent = g_path_get_dirname(builddir);
+	struct stat sb;
+	while (stat(parent, &sb) != 0 && strcmp(parent, "/") != 0 && strcmp(parent, ".") != 0) {
+		char *up = g_path_get_dirname(parent);
+		g_free(parent);
+		parent = up;
+	}
+	int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	g_free(parent);
+	if (pfd < 0)
+		return; /* (setup says what is wrong with the place) */
+	lock_waiting(pfd, builddir);
+	int dfd = open(builddir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0) {
+		/* not made yet: its parent stays held while this one makes it */
+		held_fds[0] = pfd;
+		return;
+	}
+	/* made: it alone is held (setups of its siblings go on) */
+	close(pfd);
+	lock_waiting(dfd, builddir);
+	held_fds[1] = dfd;
+}
+
+void stage_unlock_dir(void)
+{
+	for (gsize i = 0; i < G_N_ELEMENTS(held_fds); i++)
+		if (held_fds[i] >= 0) {
+			close(held_fds[i]);
+			held_fds[i] = -1;
+		}
+}

@@ -158,6 +158,14 @@ void stage_add(Stage *st, const char *path, GString *contents);
 void stage_add_always(Stage *st, const char *path, GString *contents);
 gboolean stage_commit(Stage *st, GError **err);
 void stage_free(Stage *st);
+/* Hold the build directory builddir for this process, so that two
+ * setups (or a setup and a combine) never mix their files: an exclusive
+ * flock(2) on the directory, taken through its nearest existing parent
+ * (held instead while builddir does not exist yet, until the process
+ * ends). Waits while another cugen holds it (saying so to a terminal);
+ * writes nothing. Let go by stage_unlock_dir or at exit. */
+void stage_lock_dir(const char *builddir);
+void stage_unlock_dir(void);
 
 /* A hash of the bytes, as lowercase hex (sha256). */
 char *cg_hash_hex(const void *data, gsize len);

@@ -58,6 +58,51 @@ while [ $r -lt 5 ]; do
 	r=$((r + 1))
 done
 
+note "two setups of one directory with different options: one's files, not a mix, 10 rounds"
+# (each run reads the kept options and writes build.ninja, args.ini,
+# install.ini and the .pc: without a lock on the build directory, rounds
+# ended with install.ini from one run and args.ini from the other)
+r=0
+while [ $r -lt 10 ]; do
+	rm -rf torn
+	"$CUGEN" setup -B torn --prefix /opt/one -D cuda.flags=-DONE >"$WORK/log.1" 2>&1 &
+	"$CUGEN" setup -B torn --prefix /opt/two -D cuda.flags=-DTWO >"$WORK/log.2" 2>&1 &
+	wait
+	out=$(errors "$WORK"/log.1 "$WORK"/log.2)
+	[ -z "$out" ] || { echo "$out"; die "round $r: a concurrent setup failed"; }
+	for w in one two; do
+		W=$(echo "$w" | tr a-z A-Z)
+		if grep -q "/opt/$w" torn/.cugen/args.ini; then
+			for f in build.ninja .cugen/install.ini; do
+				grep -q "/opt/$w" "torn/$f" || die "round $r: args.ini is --prefix /opt/$w's, torn/$f is not"
+			done
+			grep -q -- "-D$W" torn/build.ninja || die "round $r: args.ini is -D$W's, build.ninja is not"
+		fi
+	done
+	r=$((r + 1))
+done
+
+note "a setup waits while another process holds the build directory"
+# (flock(1) holds it as a setup does; the setup must not end before the
+# holder lets go, however long it is given)
+if command -v flock >/dev/null 2>&1; then
+	rm -f held go
+	flock torn sh -c 'touch held; while [ ! -e go ]; do sleep 0.1; done' &
+	holder=$!
+	while [ ! -e held ]; do sleep 0.1; done
+	"$CUGEN" setup -B torn --prefix /opt/three >"$WORK/log.3" 2>&1 &
+	setup=$!
+	t=0
+	while [ $t -lt 30 ] && kill -0 $setup 2>/dev/null; do sleep 0.1; t=$((t + 1)); done
+	kill -0 $setup 2>/dev/null || { cat "$WORK/log.3"; die "setup ran while another process held the build directory"; }
+	touch go
+	wait $holder
+	wait $setup || { cat "$WORK/log.3"; die "the waiting setup failed"; }
+	grep -q /opt/three torn/.cugen/install.ini || die "the waiting setup did not write"
+else
+	note "(no flock(1): not checked)"
+fi
+
 note "a temporary of a killed setup is still swept"
 : >old/build.ninja.tmp.AbC123
 run "$CUGEN" setup -B old -D cuda.flags=-O2
