@@ -222,6 +222,24 @@ static gboolean check_outputs(Config *c, GError **err)
 			ok = FALSE;
 		}
 	}
+	/* a data file copied where a target writes (data/x.txt under the
+	 * program 'data', or over it): one of the two would be lost */
+	for (guint i = 0; ok && i < c->targets->len; i++) {
+		Target *t = g_ptr_array_index(c->targets, i);
+		for (guint k = 0; ok && k < t->data->len; k++) {
+			const char *rel = g_ptr_array_index(t->data, k);
+			char *first = g_strndup(rel, strcspn(rel, "/"));
+			Target *w = g_hash_table_lookup(writer, first);
+			if (w)
+				cg_error_at(err, t->loc.file, t->loc.line,
+					    "data file '%s' of target '%s' would be copied %s '%s', which target '%s' "
+					    "(line %d) writes",
+					    rel, t->name, strcmp(first, rel) == 0 ? "over" : "into", first, w->name,
+					    w->loc.line);
+			ok = !w;
+			g_free(first);
+		}
+	}
 	g_hash_table_destroy(writer);
 	return ok;
 }
