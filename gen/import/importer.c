@@ -440,19 +440,6 @@ static void place(Im *im, ImTarget *t, int depth)
 	g_ptr_array_add(im->order, t);
 }
 
-static void put_words(GString *o, const char *key, GPtrArray *w)
-{
-	if (!w->len)
-		return;
-	g_string_append_printf(o, "%s =", key);
-	for (guint i = 0; i < w->len; i++) {
-		char *q = cg_sh_quote(g_ptr_array_index(w, i));
-		g_string_append_printf(o, " %s", q);
-		g_free(q);
-	}
-	g_string_append_c(o, '\n');
-}
-
 /* FindCUDA's CUDA_NVCC_FLAGS (and _<CONFIG>), less arch options: their
  * archs become [cuda] archs where no target names its own. */
 static void findcuda_flags(Im *im, GPtrArray *w)
@@ -498,26 +485,31 @@ static GString *write_ini(Im *im, char **args)
 	GString *targets = g_string_new(NULL);
 	for (guint i = 0; i < im->order->len; i++)
 		im_write_target(im, g_ptr_array_index(im->order, i), targets);
-	GString *o = g_string_new(NULL);
-	g_string_append_printf(o, "; cugen.ini -- imported from CMakeLists.txt by `cugen import` (cugen %s, CMake %s",
+	GString *o = g_string_new(NULL), *head = g_string_new(NULL);
+	g_string_append_printf(head, "; cugen.ini -- imported from CMakeLists.txt by `cugen import` (cugen %s, CMake %s",
 			       CUGEN_VERSION, im->p->cmake_version ? im->p->cmake_version : "?");
 	for (char **a = args; a && *a; a++) {
 		char *q = cg_sh_quote(*a);
-		g_string_append_printf(o, " %s", q);
+		g_string_append_printf(head, " %s", q);
 		g_free(q);
 	}
+	char *line = ini_comment_text(head->str);
+	g_string_append(o, line);
+	g_free(line);
+	g_string_free(head, TRUE);
 	g_string_append(o, "):\n; what CMake's build builds, target for target. After CMakeLists.txt changes,\n"
 			   "; run `cugen import --force` again.\n\n[project]\n");
 	char *name = section_name(im->p->name && *im->p->name ? im->p->name : "project");
 	g_string_append_printf(o, "name = %s\n", name);
 	g_free(name);
-	if (im->p->version && *im->p->version)
-		g_string_append_printf(o, "version = %s\n", im->p->version);
+	im_put_scalar(im, NULL, o, "version", im->p->version);
 	if (im->buildtype)
 		g_string_append_printf(o, "buildtype = %s\n", im->buildtype);
-	else if (*cm_cache(im->p, "CMAKE_BUILD_TYPE"))
-		g_string_append_printf(o, "; CMAKE_BUILD_TYPE %s: its flags are in flags, cxxflags and cflags\n",
-				       cm_cache(im->p, "CMAKE_BUILD_TYPE"));
+	else if (*cm_cache(im->p, "CMAKE_BUILD_TYPE")) {
+		char *bt = ini_comment_text(cm_cache(im->p, "CMAKE_BUILD_TYPE"));
+		g_string_append_printf(o, "; CMAKE_BUILD_TYPE %s: its flags are in flags, cxxflags and cflags\n", bt);
+		g_free(bt);
+	}
 	if (im->any_cuda) {
 		g_string_append(o, "\n[cuda]\n");
 		if (im->cuda_archs)
@@ -527,13 +519,12 @@ static GString *write_ini(Im *im, char **args)
 		g_string_append_printf(o, "mode = %s\n", im->cuda_rdc ? "rdc" : "whole");
 		if (im->cuda_lto)
 			g_string_append(o, "lto = yes\n");
-		if (im->cuda_std)
-			g_string_append_printf(o, "std = %s\n", im->cuda_std);
+		im_put_scalar(im, NULL, o, "std", im->cuda_std);
 		g_string_append_printf(o, "cudart = %s\n", im->cudart_shared ? "shared" : "static");
 		GPtrArray *w = global_flags(im, "CUDA", !im->buildtype);
 		if (im->findcuda)
 			findcuda_flags(im, w);
-		put_words(o, "flags", w);
+		im_put_key(im, NULL, o, "flags", w, INI_WORDS);
 		g_ptr_array_unref(w);
 	}
 	GString *tc = g_string_new(NULL);
@@ -543,12 +534,11 @@ static GString *write_ini(Im *im, char **args)
 	for (gsize i = 0; i < G_N_ELEMENTS(host); i++) {
 		GPtrArray *w = global_flags(im, host[i].lang, !im->buildtype);
 		if (uses_lang(im, host[i].lang))
-			put_words(tc, host[i].key, w);
+			im_put_key(im, NULL, tc, host[i].key, w, INI_WORDS);
 		g_ptr_array_unref(w);
 	}
 	const char *ccbin = cm_cache(im->p, "CMAKE_CUDA_HOST_COMPILER");
-	if (*ccbin)
-		g_string_append_printf(tc, "ccbin = %s\n", ccbin);
+	im_put_scalar(im, NULL, tc, "ccbin", ccbin);
 	if (tc->len)
 		g_string_append_printf(o, "\n[toolchain]\n%s", tc->str);
 	g_string_free(tc, TRUE);
@@ -700,14 +690,14 @@ int cmd_import(int argc, char **argv)
 		t->headers = g_ptr_array_new_with_free_func(g_free);
 		t->arch_src = g_ptr_array_new_with_free_func(g_free);
 		t->arch_def = g_ptr_array_new_with_free_func(g_free);
-		while (g_hash_table_contains(names, t->name)) {
+		while (g_hash_table_contains(names, t->name) || !config_target_name_ok(t->name)) {
 			char *n = g_strconcat(t->name, "_", NULL);
 			g_free(t->name);
 			t->name = n;
 		}
 		if (strcmp(t->name, c->name))
-			im_warn(&im, &c->where, "target '%s' is '%s' in cugen.ini (letters, digits, _ . + - only)",
-				c->name, t->name);
+			im_warn(&im, &c->where, "target '%s' is '%s' in cugen.ini (letters, digits, _ . + - only, and "
+				"not a name cugen or ninja uses in the build directory)", c->name, t->name);
 		g_hash_table_add(names, t->name);
 		g_hash_table_insert(im.targets, c->name, t);
 		g_ptr_array_add(all, t);

@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "cmakeapi.h"
+#include "config.h"
 
 typedef struct Im Im;
 
@@ -51,6 +52,11 @@ GPtrArray *im_list(const char *v);
 gboolean im_has(GPtrArray *a, const char *s);
 /* The words of s (a command-line-like string). */
 GPtrArray *im_words(const char *s);
+/* cugen.ini's lines, through its one writer (config.h: ini_put_word):
+ * "key = WORD..." (a word it cannot say left out with a warning at
+ * where), and "key = VALUE". */
+void im_put_key(Im *im, const CmWhere *where, GString *o, const char *key, GPtrArray *words, IniSyntax syn);
+void im_put_scalar(Im *im, const CmWhere *where, GString *o, const char *key, const char *v);
 /* CMake's arch list ("80-real;90", all, native) as archs and ptx (both
  * NULL for OFF); FALSE for a list it cannot read. */
 gboolean im_map_archs(const char *v, char **archs, char **ptx);

@@ -19,7 +19,11 @@ void im_warn(Im *im, const CmWhere *w, const char *fmt, ...)
 	va_start(ap, fmt);
 	char *msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	if (w && w->file && !g_path_is_absolute(w->file)) {
+	/* (CMake's data in it: one line, whatever it holds) */
+	char *m = ini_comment_text(msg);
+	g_free(msg);
+	msg = m;
+	if (w && w->file && !g_path_is_absolute(w->file) && !strpbrk(w->file, "\n\r")) {
 		char *f = g_build_filename(im->shown, w->file, NULL);
 		fprintf(stderr, "%s:%d: warning: %s\n", f, w->line, msg);
 		g_free(f);
@@ -106,46 +110,43 @@ char *im_rel(Im *im, const char *path)
 	return g_strdup(path);
 }
 
-static void put_word(GString *o, const char *w)
-{
-	char *q = cg_sh_quote(w);
-	g_string_append_c(o, ' ');
-	g_string_append(o, q);
-	g_free(q);
-}
-
-/* A define as cugen.ini's defines read it: as it is when it has nothing
- * the list syntax reads, else whole in double quotes. */
-static void put_define(GString *o, const char *d)
-{
-	g_string_append_c(o, ' ');
-	if (!strpbrk(d, " \t,\"'\\#;()")) {
-		g_string_append(o, d);
-		return;
-	}
-	g_string_append_c(o, '"');
-	for (const char *s = d; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			g_string_append_c(o, '\\');
-		g_string_append_c(o, *s);
-	}
-	g_string_append_c(o, '"');
-}
-
-static void put_key(GString *o, const char *key, GPtrArray *words, void (*put)(GString *, const char *))
+/* "key = WORD..." through cugen.ini's one writer (confwrite.c): each
+ * word spelled for the key's reader, or left out with one warning where
+ * cugen.ini cannot say it (a line break, a control character, ...). */
+void im_put_key(Im *im, const CmWhere *where, GString *o, const char *key, GPtrArray *words, IniSyntax syn)
 {
 	if (!words || !words->len)
 		return;
-	g_string_append_printf(o, "%s =", key);
-	for (guint i = 0; i < words->len; i++)
-		put(o, g_ptr_array_index(words, i));
-	g_string_append_c(o, '\n');
+	GString *v = g_string_new(NULL);
+	for (guint i = 0; i < words->len; i++) {
+		const char *w = g_ptr_array_index(words, i);
+		if (!ini_put_word(v, w, syn)) {
+			char *shown = g_strescape(w, NULL);
+			im_warn(im, where, "%s: '%.200s' cannot be written in cugen.ini (a line break, a control "
+				"character or quotes its reader cannot hold): left out", key, shown);
+			g_free(shown);
+		}
+	}
+	if (v->len)
+		g_string_append_printf(o, "%s =%s\n", key, v->str);
+	g_string_free(v, TRUE);
 }
 
-static void put_plain(GString *o, const char *w)
+/* "key = VALUE" through the same writer, or one warning */
+void im_put_scalar(Im *im, const CmWhere *where, GString *o, const char *key, const char *v)
 {
-	g_string_append_c(o, ' ');
-	g_string_append(o, w);
+	if (!v || !*v)
+		return;
+	GString *w = g_string_new(NULL);
+	if (ini_put_word(w, v, INI_SCALAR)) {
+		g_string_append_printf(o, "%s =%s\n", key, w->str);
+	} else {
+		char *shown = g_strescape(v, NULL);
+		im_warn(im, where, "%s: '%.200s' cannot be written in cugen.ini (a line break, a control character, "
+			"a blank at an end or a comment mark): left out", key, shown);
+		g_free(shown);
+	}
+	g_string_free(w, TRUE);
 }
 
 /* ---- flags ---- */
@@ -402,29 +403,37 @@ static char *arch_of(GPtrArray *list, const char *item)
 }
 
 /* key = ARCH: ITEM... ARCH: ITEM... from an "ARCH<tab>ITEM" list */
-static void put_arch_key(Im *im, GString *o, const char *key, GPtrArray *list, gboolean paths)
+static void put_arch_key(Im *im, const CmWhere *where, GString *o, const char *key, GPtrArray *list, gboolean paths)
 {
 	if (!list->len)
 		return;
-	g_string_append_printf(o, "%s =", key);
+	GString *v = g_string_new(NULL);
 	char *last = NULL;
 	for (guint i = 0; i < list->len; i++) {
 		const char *e = g_ptr_array_index(list, i), *tab = strchr(e, '\t');
 		char *arch = g_strndup(e, (gsize)(tab - e));
-		if (!last || strcmp(last, arch))
-			g_string_append_printf(o, " %s:", arch);
-		g_free(last);
-		last = arch;
-		if (paths) {
-			char *r = im_rel(im, tab + 1);
-			put_word(o, r);
-			g_free(r);
+		char *item = paths ? im_rel(im, tab + 1) : g_strdup(tab + 1);
+		GString *w = g_string_new(NULL);
+		if (!ini_put_word(w, item, paths ? INI_LIST : INI_DEFINES)) {
+			char *shown = g_strescape(item, NULL);
+			im_warn(im, where, "%s: '%.200s' cannot be written in cugen.ini (a line break, a control "
+				"character or quotes its reader cannot hold): left out", key, shown);
+			g_free(shown);
+			g_free(arch);
 		} else {
-			put_define(o, tab + 1);
+			if (!last || strcmp(last, arch))
+				g_string_append_printf(v, " %s:", arch);
+			g_free(last);
+			last = arch;
+			g_string_append(v, w->str);
 		}
+		g_string_free(w, TRUE);
+		g_free(item);
 	}
 	g_free(last);
-	g_string_append_c(o, '\n');
+	if (v->len)
+		g_string_append_printf(o, "%s =%s\n", key, v->str);
+	g_string_free(v, TRUE);
 }
 
 /* Whether a link word is one of the target's compile flags. */
@@ -512,23 +521,33 @@ static GPtrArray *checked_cuda_flags(Im *im, ImTarget *t, GPtrArray *words)
 void im_write_target(Im *im, ImTarget *t, GString *o)
 {
 	CmTarget *c = t->cm;
-	g_string_append_printf(o, "\n; %s:%d: %s(%s)\n[target %s]\ntype = %s\n", c->where.file ? c->where.file : "?",
-			       c->where.line, c->where.command ? c->where.command : "?", c->name, t->name, t->type);
+	char *cm = g_strdup_printf("%s:%d: %s(%s)", c->where.file ? c->where.file : "?", c->where.line,
+				   c->where.command ? c->where.command : "?", c->name);
+	char *comment = ini_comment_text(cm);
+	g_string_append_printf(o, "\n; %s\n[target %s]\ntype = %s\n", comment, t->name, t->type);
+	g_free(comment);
+	g_free(cm);
 	if (!strcmp(c->type, "MODULE_LIBRARY"))
 		im_warn(im, &c->where, "target '%s': a MODULE library is built as a shared library (with a SONAME)",
 			c->name);
 	GPtrArray *cuda_srcs = g_ptr_array_new_with_free_func(g_free);
 	GPtrArray *srcs = target_sources(im, t, cuda_srcs);
-	put_key(o, "sources", srcs, put_plain);
-	put_key(o, "cuda_sources", cuda_srcs, put_plain);
-	put_arch_key(im, o, "arch_sources", t->arch_src, TRUE);
+	im_put_key(im, &c->where, o, "sources", srcs, INI_LIST);
+	im_put_key(im, &c->where, o, "cuda_sources", cuda_srcs, INI_LIST);
+	put_arch_key(im, &c->where, o, "arch_sources", t->arch_src, TRUE);
 	if (!srcs->len && !cuda_srcs->len)
 		im_warn(im, &c->where, "target '%s' has no source cugen can build", c->name);
 	g_ptr_array_unref(srcs);
 	g_ptr_array_unref(cuda_srcs);
 	const char *out_name = cm_prop(c, "OUTPUT_NAME");
-	if (out_name && strcmp(out_name, c->name) && !strstr(out_name, "$<"))
-		g_string_append_printf(o, "output_name = %s\n", out_name);
+	if (out_name && strcmp(out_name, c->name) && !strstr(out_name, "$<")) {
+		if (config_target_name_ok(out_name))
+			g_string_append_printf(o, "output_name = %s\n", out_name);
+		else
+			im_warn(im, &c->where, "target '%s': OUTPUT_NAME '%s' is no name cugen.ini can give a file "
+				"(letters, digits, _ . + - only, not one cugen or ninja uses): its file is named after "
+				"the target", c->name, out_name);
+	}
 	if ((cm_prop(c, "PREFIX") || cm_prop(c, "SUFFIX")))
 		im_warn(im, &c->where, "target '%s': PREFIX and SUFFIX are not imported (cugen names files "
 			"libNAME.so, libNAME.a and NAME)", c->name);
@@ -576,11 +595,11 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 	}
 	if (toolkit_headers)
 		g_string_append(o, "cuda_headers = yes\n");
-	put_key(o, "include", pub_inc, put_word);
-	put_key(o, "private_include", priv_inc, put_word);
-	put_key(o, "public_defines", pub_def, put_define);
-	put_key(o, "defines", priv_def, put_define);
-	put_arch_key(im, o, "arch_defines", t->arch_def, FALSE);
+	im_put_key(im, &c->where, o, "include", pub_inc, INI_LIST);
+	im_put_key(im, &c->where, o, "private_include", priv_inc, INI_LIST);
+	im_put_key(im, &c->where, o, "public_defines", pub_def, INI_DEFINES);
+	im_put_key(im, &c->where, o, "defines", priv_def, INI_DEFINES);
+	put_arch_key(im, &c->where, o, "arch_defines", t->arch_def, FALSE);
 	g_ptr_array_unref(inc);
 	g_ptr_array_unref(def);
 	g_ptr_array_unref(pub_inc);
@@ -605,7 +624,7 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 			if (t->std && g_strcmp0(t->std, im->cuda_std))
 				g_ptr_array_insert(own, 0, g_strconcat("-std=", t->std, NULL));
 		}
-		put_key(o, langs[k].key, own, put_word);
+		im_put_key(im, &c->where, o, langs[k].key, own, INI_WORDS);
 		g_ptr_array_unref(own);
 		g_free(std);
 	}
@@ -617,8 +636,8 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 			g_string_append_printf(o, " %s", ((ImTarget *)g_ptr_array_index(l.deps, i))->name);
 		g_string_append_c(o, '\n');
 	}
-	put_key(o, "libs", l.libs, put_word);
-	put_key(o, "private_libs", l.private_libs, put_word);
+	im_put_key(im, &c->where, o, "libs", l.libs, INI_LIST);
+	im_put_key(im, &c->where, o, "private_libs", l.private_libs, INI_LIST);
 	for (guint i = 0; i < c->links->len; i++) {
 		CmLink *k = g_ptr_array_index(c->links, i);
 		if (k->role && (!strcmp(k->role, "flags") || !strcmp(k->role, "libraryPath"))) {
@@ -650,7 +669,7 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 			g_ptr_array_unref(w);
 		}
 	}
-	put_key(o, "ldflags", l.ldflags, put_word);
+	im_put_key(im, &c->where, o, "ldflags", l.ldflags, INI_WORDS);
 	g_ptr_array_unref(l.deps);
 	g_ptr_array_unref(l.libs);
 	g_ptr_array_unref(l.private_libs);
@@ -660,18 +679,31 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 		const char *v = cm_prop(c, "VERSION"), *so = cm_prop(c, "SOVERSION");
 		if (!strcmp(c->type, "MODULE_LIBRARY"))
 			v = so = NULL;
-		g_string_append_printf(o, "version = %s\n", v ? v : so ? so : "");
-		if (so && v)
-			g_string_append_printf(o, "soversion = %s\n", so);
+		/* (cugen's versions: letters, digits, . _ +; a version like
+		 * 1.2.3-rc1 keeps the part cugen.ini can say, with a word) */
+		const char *kv[][2] = { { "version", v ? v : so ? so : "" }, { "soversion", so && v ? so : NULL } };
+		for (gsize i = 0; i < G_N_ELEMENTS(kv); i++) {
+			if (!kv[i][1])
+				continue;
+			char *ok = g_strdup(kv[i][1]);
+			if (*ok && !config_version_ok(ok)) {
+				ok[strspn(ok, "0123456789.")] = 0;
+				while (*ok && ok[strlen(ok) - 1] == '.')
+					ok[strlen(ok) - 1] = 0;
+				im_warn(im, &c->where, "target '%s': %s '%s' is not a version cugen.ini can give a "
+					"library (e.g. 1.2.3): %s", c->name, i ? "SOVERSION" : "VERSION", kv[i][1],
+					*ok ? ok : "none");
+			}
+			g_string_append_printf(o, "%s = %s\n", kv[i][0], ok);
+			g_free(ok);
+		}
 	}
 	if (t->headers->len) {
-		g_string_append(o, "headers =");
-		for (guint i = 0; i < t->headers->len; i++) {
-			char *r = im_rel(im, g_ptr_array_index(t->headers, i));
-			put_word(o, r);
-			g_free(r);
-		}
-		g_string_append_c(o, '\n');
+		GPtrArray *h = g_ptr_array_new_with_free_func(g_free);
+		for (guint i = 0; i < t->headers->len; i++)
+			g_ptr_array_add(h, im_rel(im, g_ptr_array_index(t->headers, i)));
+		im_put_key(im, &c->where, o, "headers", h, INI_LIST);
+		g_ptr_array_unref(h);
 	}
 	if (!t->installed && strcmp(t->type, "object"))
 		g_string_append(o, "install = no\n");

@@ -175,74 +175,6 @@ static gboolean read_target(Config *c, Section *s, GHashTable *owner, GError **e
 	return TRUE;
 }
 
-char *target_output_name(const Target *t)
-{
-	switch (t->type) {
-	case TGT_EXECUTABLE: return g_strdup(t->output_name);
-	case TGT_STATIC: return g_strdup_printf("lib%s.a", t->output_name);
-	case TGT_SHARED: return g_strdup_printf("lib%s.so", t->output_name);
-	case TGT_OBJECT: return NULL;
-	}
-	return NULL;
-}
-
-/* No two targets may write the same file, nor be named like another's. */
-static gboolean check_outputs(Config *c, GError **err)
-{
-	GHashTable *writer = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	gboolean ok = TRUE;
-	for (guint i = 0; ok && i < c->targets->len; i++) {
-		Target *t = g_ptr_array_index(c->targets, i);
-		char *out = target_output_name(t);
-		if (!out)
-			continue;
-		Target *o = g_hash_table_lookup(writer, out);
-		if (o) {
-			cg_error_at(err, t->loc.file, t->loc.line, "target '%s' writes '%s', which target '%s' (line %d) also writes",
-				    t->name, out, o->name, o->loc.line);
-			ok = FALSE;
-			g_free(out);
-		} else {
-			g_hash_table_insert(writer, out, t);
-		}
-	}
-	for (guint i = 0; ok && i < c->targets->len; i++) {
-		Target *t = g_ptr_array_index(c->targets, i);
-		Target *w = g_hash_table_lookup(writer, t->name);
-		if (w && w != t) {
-			Target *first = w->index < t->index ? w : t, *second = w->index < t->index ? t : w;
-			if (second == w)
-				cg_error_at(err, second->loc.file, second->loc.line,
-					    "target '%s' writes '%s', the name of target '%s' (line %d)",
-					    second->name, t->name, first->name, first->loc.line);
-			else
-				cg_error_at(err, second->loc.file, second->loc.line,
-					    "target '%s' is named like the file '%s' that target '%s' (line %d) writes",
-					    second->name, t->name, first->name, first->loc.line);
-			ok = FALSE;
-		}
-	}
-	/* a data file copied where a target writes (data/x.txt under the
-	 * program 'data', or over it): one of the two would be lost */
-	for (guint i = 0; ok && i < c->targets->len; i++) {
-		Target *t = g_ptr_array_index(c->targets, i);
-		for (guint k = 0; ok && k < t->data->len; k++) {
-			const char *rel = g_ptr_array_index(t->data, k);
-			char *first = g_strndup(rel, strcspn(rel, "/"));
-			Target *w = g_hash_table_lookup(writer, first);
-			if (w)
-				cg_error_at(err, t->loc.file, t->loc.line,
-					    "data file '%s' of target '%s' would be copied %s '%s', which target '%s' "
-					    "(line %d) writes",
-					    rel, t->name, strcmp(first, rel) == 0 ? "over" : "into", first, w->name,
-					    w->loc.line);
-			ok = !w;
-			g_free(first);
-		}
-	}
-	g_hash_table_destroy(writer);
-	return ok;
-}
 
 static gboolean resolve_deps(Config *c, GPtrArray *secs, GError **err)
 {
@@ -724,7 +656,7 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 		cg_error_at(err, c->ini_path, proj->loc.line, "no [target NAME] section: nothing to build");
 		return FALSE;
 	}
-	if (!check_outputs(c, err))
+	if (!cf_check_outputs(c, err))
 		return FALSE;
 	return resolve_deps(c, secs, err);
 }

@@ -205,4 +205,25 @@ const char *target_type_name(TargetType t);
 /* Topological order of targets: every target after its deps. */
 GPtrArray *config_target_order(const Config *c);
 
+/* ---- writing cugen.ini (confwrite.c): the one writer of values that
+ * come from elsewhere (cugen import's CMake data, profile --append) ---- */
+
+/* How a key's value is read back: one scalar (name = , version = ), a
+ * list (sources, include, libs: cg_split_list), shell words (flags,
+ * cxxflags, ldflags: cg_split_words) or defines (cg_split_defines). */
+typedef enum { INI_SCALAR, INI_LIST, INI_WORDS, INI_DEFINES } IniSyntax;
+/* Append " " and w to o, spelled (quoted where it must be) so that the
+ * key's reader gives w back, inline comments and all; FALSE, appending
+ * nothing, where no spelling can (a control character, a line break, a
+ * '"' in a list item, a blank at either end of a scalar, ...). */
+gboolean ini_put_word(GString *o, const char *w, IniSyntax syn);
+/* A comment's text: control characters shown as '?', one line. */
+char *ini_comment_text(const char *s);
+/* Whether name can name a target or its output in cugen.ini: letters,
+ * digits, _ . + -, and none cugen or ninja uses in the build directory
+ * (all, check, shard, report, build.ninja, arch-*, .*). */
+gboolean config_target_name_ok(const char *name);
+/* Whether v is a shared library version cugen.ini takes (1.2.3, 1). */
+gboolean config_version_ok(const char *v);
+
 #endif

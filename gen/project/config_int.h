@@ -8,7 +8,9 @@
  * sources, globs, include directories, defines, libs and data files) and
  * config.c (targets, dependencies, profiles, the model as a whole:
  * config_load); confflags.c (the build type's and the environment's
- * flags in front of the file's) and confinstall.c (the install keys).
+ * flags in front of the file's), confinstall.c (the install keys and
+ * the files targets write) and
+ * confwrite.c (values written back: cugen import's, by the readers' rules).
  */
 #ifndef CUGEN_CONFIG_INT_H
 #define CUGEN_CONFIG_INT_H
@@ -36,6 +38,7 @@ typedef struct {
 gboolean cf_in_list(const char *w, const char *const *list);
 gboolean cf_valid_name(const char *s);
 const char *cf_first_control(const char *s);
+void cf_strip_inline_comment(char *s);
 GPtrArray *cf_read_ini(const char *path, const char *shown, GError **err);
 Section *cf_find_section(GPtrArray *secs, SecKind k, const char *name);
 Entry *cf_find_entry(Section *s, const char *key);
@@ -93,6 +96,9 @@ gboolean cf_apply_base_flags(GPtrArray *secs, const ConfigOptions *opt, GError *
 /* confinstall.c */
 gboolean cf_read_install(Config *c, Section *proj, GError **err);
 gboolean cf_read_target_install(Config *c, Target *t, Section *s, GError **err);
+/* No two targets write one file, none is named like another's file, and
+ * no data file is copied into or over one. */
+gboolean cf_check_outputs(Config *c, GError **err);
 void cf_install_free(Config *c);
 
 /* config.c */

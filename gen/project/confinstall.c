@@ -3,8 +3,10 @@
  * Owns: [project] prefix, bindir, libdir, includedir, datadir and
  * install_rpath, and a target's install, version, soversion and headers
  * (read in sources.c), each checked with its FILE:LINE error; and the
- * names a versioned shared library has (libNAME.so.VERSION, its SONAME
- * libNAME.so.SOVERSION, libNAME.so). Where the files go is install.c's.
+ * names of the files targets write (NAME, libNAME.a, libNAME.so, a
+ * versioned shared library's libNAME.so.VERSION and its SONAME
+ * libNAME.so.SOVERSION), none written twice or over a data file. Where
+ * the files go is install.c's.
  */
 #include "config_int.h"
 
@@ -79,7 +81,7 @@ gboolean cf_read_install(Config *c, Section *proj, GError **err)
 }
 
 /* A version: digits and letters in dot-separated parts ("1.2.3", "2"). */
-static gboolean valid_version(const char *v)
+gboolean config_version_ok(const char *v)
 {
 	if (!*v || *v == '.' || v[strlen(v) - 1] == '.' || strstr(v, ".."))
 		return FALSE;
@@ -96,7 +98,7 @@ gboolean cf_read_target_install(Config *c, Target *t, Section *s, GError **err)
 		return FALSE;
 	Entry *ve = cf_find_entry(s, "version"), *se = cf_find_entry(s, "soversion");
 	t->version = g_strstrip(g_strdup(ve ? ve->value : t->type == TGT_SHARED ? c->version : ""));
-	if (*t->version && !valid_version(t->version)) {
+	if (*t->version && !config_version_ok(t->version)) {
 		if (ve)
 			cf_entry_error(err, ve, "invalid version '%s' (expected e.g. 1.2.3)", t->version);
 		else
@@ -107,7 +109,7 @@ gboolean cf_read_target_install(Config *c, Target *t, Section *s, GError **err)
 	}
 	if (se) {
 		t->soversion = g_strstrip(g_strdup(se->value));
-		if (!valid_version(t->soversion)) {
+		if (!config_version_ok(t->soversion)) {
 			cf_entry_error(err, se, "invalid soversion '%s' (expected e.g. 1)", t->soversion);
 			return FALSE;
 		}
@@ -153,4 +155,73 @@ char *target_soname(const Target *t)
 	if (t->type != TGT_SHARED || !t->version || !*t->version)
 		return target_output_name(t);
 	return g_strdup_printf("lib%s.so.%s", t->output_name, t->soversion);
+}
+
+char *target_output_name(const Target *t)
+{
+	switch (t->type) {
+	case TGT_EXECUTABLE: return g_strdup(t->output_name);
+	case TGT_STATIC: return g_strdup_printf("lib%s.a", t->output_name);
+	case TGT_SHARED: return g_strdup_printf("lib%s.so", t->output_name);
+	case TGT_OBJECT: return NULL;
+	}
+	return NULL;
+}
+
+/* No two targets may write the same file, nor be named like another's. */
+gboolean cf_check_outputs(Config *c, GError **err)
+{
+	GHashTable *writer = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	gboolean ok = TRUE;
+	for (guint i = 0; ok && i < c->targets->len; i++) {
+		Target *t = g_ptr_array_index(c->targets, i);
+		char *out = target_output_name(t);
+		if (!out)
+			continue;
+		Target *o = g_hash_table_lookup(writer, out);
+		if (o) {
+			cg_error_at(err, t->loc.file, t->loc.line, "target '%s' writes '%s', which target '%s' (line %d) also writes",
+				    t->name, out, o->name, o->loc.line);
+			ok = FALSE;
+			g_free(out);
+		} else {
+			g_hash_table_insert(writer, out, t);
+		}
+	}
+	for (guint i = 0; ok && i < c->targets->len; i++) {
+		Target *t = g_ptr_array_index(c->targets, i);
+		Target *w = g_hash_table_lookup(writer, t->name);
+		if (w && w != t) {
+			Target *first = w->index < t->index ? w : t, *second = w->index < t->index ? t : w;
+			if (second == w)
+				cg_error_at(err, second->loc.file, second->loc.line,
+					    "target '%s' writes '%s', the name of target '%s' (line %d)",
+					    second->name, t->name, first->name, first->loc.line);
+			else
+				cg_error_at(err, second->loc.file, second->loc.line,
+					    "target '%s' is named like the file '%s' that target '%s' (line %d) writes",
+					    second->name, t->name, first->name, first->loc.line);
+			ok = FALSE;
+		}
+	}
+	/* a data file copied where a target writes (data/x.txt under the
+	 * program 'data', or over it): one of the two would be lost */
+	for (guint i = 0; ok && i < c->targets->len; i++) {
+		Target *t = g_ptr_array_index(c->targets, i);
+		for (guint k = 0; ok && k < t->data->len; k++) {
+			const char *rel = g_ptr_array_index(t->data, k);
+			char *first = g_strndup(rel, strcspn(rel, "/"));
+			Target *w = g_hash_table_lookup(writer, first);
+			if (w)
+				cg_error_at(err, t->loc.file, t->loc.line,
+					    "data file '%s' of target '%s' would be copied %s '%s', which target '%s' "
+					    "(line %d) writes",
+					    rel, t->name, strcmp(first, rel) == 0 ? "over" : "into", first, w->name,
+					    w->loc.line);
+			ok = !w;
+			g_free(first);
+		}
+	}
+	g_hash_table_destroy(writer);
+	return ok;
 }

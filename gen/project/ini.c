@@ -204,7 +204,7 @@ static void section_line(Reader *r, const char *text)
 }
 
 /* Cut an inline comment: ';' or '#' after whitespace, outside "quotes". */
-static void strip_inline_comment(char *s)
+void cf_strip_inline_comment(char *s)
 {
 	gboolean quoted = FALSE;
 	for (char *p = s; *p; p++) {
@@ -274,7 +274,7 @@ static char *read_line(char *buf, int size, void *stream)
 		}
 	} else {
 		r->continuation = t != text && r->had_entry;
-		strip_inline_comment(text);
+		cf_strip_inline_comment(text);
 	}
 	g_strlcpy(buf, text, size);
 	g_strlcat(buf, "\n", size);

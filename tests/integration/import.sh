@@ -216,7 +216,7 @@ grep -q '^output_name = gemm_cuda13$' cugen.ini || die "OUTPUT_NAME"
 grep -q '^buildtype = release$' cugen.ini || die "CMAKE_BUILD_TYPE=Release is not buildtype = release"
 grep -q '^libs = cublas$' cugen.ini || die "CUDA::cublas is not libs = cublas"
 grep -q '^public_defines = GEMM_API=1$' cugen.ini || die "the public define"
-grep -q '^defines = "GREETING=\\"hi, there\\"" "NAME=\\"gemm lib\\"" gemm_EXPORTS$' cugen.ini ||
+grep -q '^defines = GREETING="hi, there" NAME="gemm lib" gemm_EXPORTS$' cugen.ini ||
 	{ cat cugen.ini; die "the string defines"; }
 grep -q '^arch_sources = 90: gemm_sm90.cu$' cugen.ini && grep -q '^arch_defines = 90: HAS_SM90=1$' cugen.ini ||
 	{ cat cugen.ini; die "the source and define CMake gives only with arch 90"; }

@@ -429,7 +429,7 @@ static void test_pipeline(void)
 
 /* edges.log: the latest line per (edge, step) counts; lines without five
  * fields, or whose numbers are not plain (an exponent, nan, inf, a sign)
- * are dropped; numbers read as strtod reads them */
+ * or beyond what a step measures, are dropped; numbers read as strtod reads them */
 static void test_history(void)
 {
 	char *dir = g_build_filename(tmpdir, "hist", ".cugen", NULL);
@@ -446,7 +446,9 @@ static void test_history(void)
 			   "g.o\tcicc\t7\t1\tinf\n"
 			   "h.o\tbad step\t7\t1\t1\n"
 			   "\n"
-			   "d.o\tptxas\t9\t123456789.123\t1";
+			   "i.o\tcicc\t99999999999999\t1\t1\n"
+			   "j.o\tcicc\t7\t1000000.5\t1\n"
+			   "d.o\tptxas\t9\t123456.789012\t1";
 	g_assert_true(g_file_set_contents(log, text, -1, NULL));
 	char *b = g_build_filename(tmpdir, "hist", NULL);
 	History *h = history_load(b);
@@ -457,16 +459,17 @@ static void test_history(void)
 	g_assert_cmpfloat(a->cpu_pre, ==, 0.3);
 	g_assert_cmpfloat(a->rss, ==, 300 * 1024.0);
 	g_assert_null(history_get(h, "b.o"));
-	const char *refused[] = { "c.o", "e.o", "f.o", "g.o", "h.o" };
+	/* (i.o, j.o: more than a step can measure, 1 TiB or 10^6 s) */
+	const char *refused[] = { "c.o", "e.o", "f.o", "g.o", "h.o", "i.o", "j.o" };
 	for (gsize i = 0; i < G_N_ELEMENTS(refused); i++)
 		g_assert_null(history_get(h, refused[i]));
-	g_assert_cmpfloat(history_get(h, "d.o")->cpu, ==, g_ascii_strtod("123456789.123", NULL));
+	g_assert_cmpfloat(history_get(h, "d.o")->cpu, ==, g_ascii_strtod("123456.789012", NULL));
 	g_assert_cmpfloat(history_get(h, "d.o")->cpu_pre, ==, 0);
-	g_assert_cmpfloat(history_get(h, "d.o")->cpu_ptxas, ==, g_ascii_strtod("123456789.123", NULL));
+	g_assert_cmpfloat(history_get(h, "d.o")->cpu_ptxas, ==, g_ascii_strtod("123456.789012", NULL));
 	g_assert_cmpfloat(a->cpu_ptxas, ==, 0);
 	g_assert_cmpstr(h->compact->str, ==, "a.o\tgcc\t200\t0.300\t1\n"
 					     "a.o\tcicc\t300\t2.000\t2\n"
-					     "d.o\tptxas\t9\t123456789.123\t1\n");
+					     "d.o\tptxas\t9\t123456.789012\t1\n");
 	GString *c = history_compact(b);
 	g_assert_cmpstr(c->str, ==, h->compact->str);
 	g_string_free(c, TRUE);

@@ -1,0 +1,66 @@
+# cugen import: CMake's data never becomes cugen.ini syntax. A define
+# holding a line break followed by "[toolchain] launcher = ...", and a
+# globbed source whose file name holds one, would have been lines of
+# their own (a launcher run by every host compile); they are left out
+# with one warning each. Values cugen.ini can say are quoted for their
+# key's reader and read back as they were: a source and an include
+# directory with a blank, a string define with a blank. What it
+# cannot say is a warning, never "a bug of cugen import": VERSION
+# 1.2.3-rc1 (1.2.3), OUTPUT_NAME "k cuda" (the target's name), a target
+# named check (check_). The import builds, and the defines reach the code.
+. "$(dirname "$0")/lib.sh"
+need_cuda
+command -v cmake >/dev/null 2>&1 || skip "no cmake"
+export CUDACXX="$NVCC"
+P=$WORK/p
+mkdir -p "$P/inc dir" "$P/src/extra"
+cd "$P" || exit 1
+cat >CMakeLists.txt <<'CMAKE'
+cmake_minimum_required(VERSION 3.18)
+project(hostile VERSION 1.2.3 LANGUAGES CXX CUDA)
+set(CMAKE_CUDA_ARCHITECTURES 80)
+file(GLOB extra src/extra/*.cpp)
+add_library(k SHARED "src/my k.cu" ${extra})
+set_target_properties(k PROPERTIES VERSION 1.2.3-rc1 SOVERSION 1 OUTPUT_NAME "k cuda")
+target_include_directories(k PUBLIC "inc dir")
+target_compile_definitions(k PRIVATE "EVIL=1\n[toolchain]\nlauncher = touch ${CMAKE_BINARY_DIR}/../pwned" "NOTE=\"x y\"" PLAIN=2)
+add_executable(check src/main.cpp)
+target_link_libraries(check k)
+CMAKE
+cat >"inc dir/k.h" <<'H'
+int k_value();
+H
+cat >"src/my k.cu" <<'CU'
+#include "k.h"
+#include <cstring>
+__global__ void kk(int *p) { *p = PLAIN; }
+int k_value() { return PLAIN + (int)std::strlen(NOTE); }
+CU
+cat >src/main.cpp <<'CPP'
+#include "k.h"
+#include <cstdio>
+int main() { std::printf("%d\n", k_value()); return 0; }
+CPP
+# a file name with a line break, as a glob finds it
+printf 'int unused_glob;\n' >"$P/src/extra/x
+[toolchain]
+launcher = touch pwned2
+.cpp"
+"$CUGEN" import . >out.txt 2>&1 || { cat out.txt; die "import failed"; }
+grep -q 'a bug of cugen import' out.txt && { cat out.txt; die "import called valid CMake data a bug"; }
+grep -q '^\[toolchain\]' cugen.ini && { cat cugen.ini; die "CMake's data became a [toolchain] section"; }
+grep -q 'launcher' cugen.ini && { cat cugen.ini; die "CMake's data became a launcher"; }
+grep -q "warning: defines: 'EVIL=1\\\\n\[toolchain\]" out.txt || { cat out.txt; die "no warning for the define with a line break"; }
+grep -q "warning: sources: 'src/extra/x\\\\n\[toolchain\]" out.txt || { cat out.txt; die "no warning for the file name with a line break"; }
+grep -q "VERSION '1.2.3-rc1' is not a version cugen.ini can give a library (e.g. 1.2.3): 1.2.3" out.txt ||
+	{ cat out.txt; die "no warning for VERSION 1.2.3-rc1"; }
+grep -q "OUTPUT_NAME 'k cuda' is no name cugen.ini can give a file" out.txt || { cat out.txt; die "no warning for OUTPUT_NAME"; }
+grep -q "target 'check' is 'check_' in cugen.ini" out.txt || { cat out.txt; die "no warning for the target named check"; }
+grep -q '^sources = "src/my k.cu"' cugen.ini || { cat cugen.ini; die "the source with a blank is not quoted"; }
+grep -q '^include = "inc dir"$' cugen.ini || { cat cugen.ini; die "the include directory with a blank is not quoted"; }
+run "$CUGEN" setup -B b
+build b >/dev/null
+[ -e "$WORK/pwned" ] || [ -e b/pwned2 ] && die "a launcher from CMake's data ran"
+[ -f b/libk.so.1.2.3 ] || { ls b; die "no libk.so.1.2.3"; }
+[ "$(b/check_)" = 5 ] || die "the defines did not reach the code as CMake gave them: $(b/check_)"
+echo ok
