@@ -5,6 +5,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "safepath.h"
 #include "spawn.h"
 #include "template.h"
 #include "util.h"
@@ -57,6 +58,34 @@ static const char *arr_str(JsonArray *a, gint64 i)
 		? json_node_get_string(n) : NULL;
 }
 
+/* How deep a JSON text nests its arrays and objects (outside strings),
+ * G_MAXSIZE when its brackets do not balance: json-glib's parser
+ * recurses once a level, so a hostile reply could exhaust the stack. */
+#define MAX_JSON_DEPTH 256
+static gsize json_depth(const char *s, gsize n)
+{
+	gsize depth = 0, most = 0;
+	gboolean str = FALSE;
+	for (gsize i = 0; i < n; i++) {
+		char c = s[i];
+		if (str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				str = FALSE;
+		} else if (c == '"') {
+			str = TRUE;
+		} else if (c == '[' || c == '{') {
+			depth++;
+			most = MAX(most, depth);
+		} else if (c == ']' || c == '}') {
+			if (!depth--)
+				return G_MAXSIZE;
+		}
+	}
+	return depth ? G_MAXSIZE : most;
+}
+
 /* The reply file's root object (the parser is kept in *keep). */
 static JsonObject *load(const char *dir, const char *file, JsonParser **keep, GError **err)
 {
@@ -67,9 +96,28 @@ static JsonObject *load(const char *dir, const char *file, JsonParser **keep, GE
 	char *path = g_build_filename(dir, file, NULL);
 	JsonParser *p = json_parser_new();
 	GError *e = NULL;
-	if (!json_parser_load_from_file(p, path, &e) || !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(p))) {
+	gsize len = 0;
+	char *data = cg_read_regular(path, (gsize)256 << 20, TRUE, &len, &e);
+	gsize depth = data ? json_depth(data, len) : 0;
+	gboolean bad = TRUE;
+	if (!data) {
+		const char *m = e ? e->message : "?";
+		cg_error(err, "cannot read CMake's File API reply %s: %s", path,
+			 g_str_has_prefix(m, "error: ") ? m + 7 : m);
+	} else if (depth == G_MAXSIZE) {
+		cg_error(err, "cannot read CMake's File API reply %s: its brackets do not balance", path);
+	} else if (depth > MAX_JSON_DEPTH) {
+		cg_error(err, "cannot read CMake's File API reply %s: it nests %" G_GSIZE_FORMAT " levels deep (at "
+			      "most %d)", path, depth, MAX_JSON_DEPTH);
+	} else if (!json_parser_load_from_data(p, data, (gssize)len, &e) ||
+		   !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(p))) {
 		cg_error(err, "cannot read CMake's File API reply %s: %s", path, e ? e->message : "not an object");
-		g_clear_error(&e);
+	} else {
+		bad = FALSE;
+	}
+	g_clear_error(&e);
+	g_free(data);
+	if (bad) {
 		g_object_unref(p);
 		g_free(path);
 		return NULL;

@@ -83,6 +83,9 @@ gboolean im_toolkit_dir(Im *im, const char *dir);
 typedef struct {
 	GPtrArray *deps;     /* ImTarget* */
 	GPtrArray *libs, *private_libs, *ldflags; /* char* */
+	GHashTable *walked;  /* "P name" / "p name": the interface, imported
+			      * and alias items walked, each once per
+			      * visibility (a diamond is linear, a cycle ends) */
 } ImLinks;
 ImLinks im_target_links(Im *im, ImTarget *t);
 

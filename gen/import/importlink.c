@@ -63,6 +63,10 @@ static void imported_item(Im *im, ImTarget *t, CmTarget *imp, gboolean public, I
 	const char *loc = NULL;
 	for (gsize k = 0; k < G_N_ELEMENTS(keys) && !loc; k++)
 		loc = cm_prop(imp, keys[k]);
+	char *key = g_strdup_printf("%c %s", public ? 'P' : 'p', imp->name);
+	gboolean first = g_hash_table_add(l->walked, key);
+	if (!first)
+		return;
 	const char *alias = cm_prop(imp, "ALIASED_TARGET");
 	if (alias) {
 		link_item(im, t, alias, public, l, depth + 1);
@@ -116,7 +120,12 @@ static void link_item(Im *im, ImTarget *t, const char *item, gboolean public, Im
 	if (dep) {
 		if (dep != t && !g_ptr_array_find(l->deps, dep, NULL))
 			g_ptr_array_add(l->deps, dep);
-	} else if (iface && depth < 32) {
+	} else if (iface) {
+		char *key = g_strdup_printf("%c %s", public ? 'P' : 'p', iface->name);
+		if (!g_hash_table_add(l->walked, key)) {
+			g_free(it);
+			return;
+		}
 		if (g_hash_table_add(im->folded, iface->name))
 			im_warn(im, &t->cm->where, "interface library '%s' (linked by '%s') has no section: its usage "
 				"requirements are in the sections of the targets that use it", iface->name, t->cm->name);
@@ -139,7 +148,7 @@ static void link_item(Im *im, ImTarget *t, const char *item, gboolean public, Im
 		}
 	} else if (!strcmp(it, "Threads::Threads")) {
 		im_add_once(public ? l->libs : l->private_libs, "pthread");
-	} else if (g_hash_table_lookup(im->p->imported, it) && depth < 32) {
+	} else if (g_hash_table_lookup(im->p->imported, it)) {
 		imported_item(im, t, g_hash_table_lookup(im->p->imported, it), public, l, depth);
 	} else if (header_only(it)) {
 		/* the toolkit's CCCL: include directories and defines only, in
@@ -169,7 +178,8 @@ static void link_item(Im *im, ImTarget *t, const char *item, gboolean public, Im
 ImLinks im_target_links(Im *im, ImTarget *t)
 {
 	ImLinks l = { g_ptr_array_new(), g_ptr_array_new_with_free_func(g_free),
-		    g_ptr_array_new_with_free_func(g_free), g_ptr_array_new_with_free_func(g_free) };
+		    g_ptr_array_new_with_free_func(g_free), g_ptr_array_new_with_free_func(g_free),
+		    g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
 	GPtrArray *items = im_list(cm_prop(t->cm, "LINK_LIBRARIES"));
 	GPtrArray *iface = im_list(cm_prop(t->cm, "INTERFACE_LINK_LIBRARIES"));
 	gboolean exe = !strcmp(t->type, "executable");

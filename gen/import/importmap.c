@@ -326,16 +326,19 @@ GPtrArray *im_exported(Im *im, ImTarget *t, const char *prop, gboolean paths)
 	return out;
 }
 
-/* What t's deps give it (transitively). */
-static void inherited(ImTarget *t, GPtrArray *inc, GPtrArray *def, int depth)
+/* What t's deps give it (transitively), each dep once: a diamond of
+ * libraries is walked in linear time, a cycle ends. */
+static void inherited(ImTarget *t, GPtrArray *inc, GPtrArray *def, GHashTable *seen)
 {
-	for (guint i = 0; depth < 64 && i < t->deps->len; i++) {
+	for (guint i = 0; i < t->deps->len; i++) {
 		ImTarget *d = g_ptr_array_index(t->deps, i);
+		if (!g_hash_table_add(seen, d))
+			continue;
 		for (guint k = 0; k < d->exported_inc->len; k++)
 			im_add_once(inc, g_ptr_array_index(d->exported_inc, k));
 		for (guint k = 0; k < d->exported_def->len; k++)
 			im_add_once(def, g_ptr_array_index(d->exported_def, k));
-		inherited(d, inc, def, depth + 1);
+		inherited(d, inc, def, seen);
 	}
 }
 
@@ -553,7 +556,10 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 			"libNAME.so, libNAME.a and NAME)", c->name);
 	/* usage requirements: its own public ones, then the private rest */
 	GPtrArray *inc = g_ptr_array_new_with_free_func(g_free), *def = g_ptr_array_new_with_free_func(g_free);
-	inherited(t, inc, def, 0);
+	GHashTable *seen = g_hash_table_new(NULL, NULL);
+	g_hash_table_add(seen, t);
+	inherited(t, inc, def, seen);
+	g_hash_table_destroy(seen);
 	GPtrArray *pub_inc = g_ptr_array_new_with_free_func(g_free), *priv_inc = g_ptr_array_new_with_free_func(g_free);
 	GPtrArray *pub_def = g_ptr_array_new_with_free_func(g_free), *priv_def = g_ptr_array_new_with_free_func(g_free);
 	gboolean toolkit_headers = FALSE;
@@ -674,6 +680,7 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 	g_ptr_array_unref(l.libs);
 	g_ptr_array_unref(l.private_libs);
 	g_ptr_array_unref(l.ldflags);
+	g_hash_table_destroy(l.walked);
 	/* a shared library's versions: none unless CMake gives one */
 	if (!strcmp(t->type, "shared")) {
 		const char *v = cm_prop(c, "VERSION"), *so = cm_prop(c, "SOVERSION");

@@ -1,0 +1,69 @@
+# cugen import walks a link graph in linear time: 40 libraries in a
+# diamond chain (each level's two libraries link both of the level
+# below, publicly, through an interface library each) were 2^20 walks of
+# every library's usage requirements -- 26 took 40 s, 30 never ended.
+# The import must end (timeout(1) bounds it far beyond a linear walk),
+# give every library its section, and the program the include directory
+# and define of the bottom level, through all of them. And a hostile
+# File API reply (a cmake on PATH that answers with 100,000 nested
+# arrays: json-glib's parser recurses once a level) is one error line,
+# not a crash.
+. "$(dirname "$0")/lib.sh"
+command -v cmake >/dev/null 2>&1 || skip "no cmake"
+command -v timeout >/dev/null 2>&1 || skip "no timeout(1)"
+P=$WORK/p
+mkdir -p "$P/inc"
+cd "$P" || exit 1
+echo 'int bottom();' >inc/bottom.h
+{
+	echo 'cmake_minimum_required(VERSION 3.18)'
+	echo 'project(diamond LANGUAGES CXX)'
+	echo 'add_library(a0 STATIC a0.cpp)'
+	echo 'add_library(b0 STATIC b0.cpp)'
+	echo 'target_include_directories(a0 PUBLIC inc)'
+	echo 'target_compile_definitions(a0 PUBLIC BOTTOM=1)'
+	i=1
+	while [ $i -lt 20 ]; do
+		p=$((i - 1))
+		echo "add_library(i$i INTERFACE)"
+		echo "target_link_libraries(i$i INTERFACE a$p b$p)"
+		echo "add_library(a$i STATIC a$i.cpp)"
+		echo "add_library(b$i STATIC b$i.cpp)"
+		echo "target_link_libraries(a$i PUBLIC i$i a$p b$p)"
+		echo "target_link_libraries(b$i PUBLIC i$i a$p b$p)"
+		i=$((i + 1))
+	done
+	echo 'add_executable(top main.cpp)'
+	echo 'target_link_libraries(top a19 b19)'
+} >CMakeLists.txt
+echo 'int bottom() { return 1; }' >a0.cpp
+i=0
+while [ $i -lt 20 ]; do
+	[ $i -gt 0 ] && echo "int a$i() { return $i; }" >a$i.cpp
+	echo "int b$i() { return $i; }" >b$i.cpp
+	i=$((i + 1))
+done
+printf '#include "bottom.h"\nint main() { return BOTTOM - bottom(); }\n' >main.cpp
+timeout 300 "$CUGEN" import . >out.txt 2>&1 || { tail -5 out.txt; die "import did not end (or failed) on a diamond of 40 libraries"; }
+[ "$(grep -c '^\[target [ab][0-9]*\]$' cugen.ini)" = 40 ] || { grep '^\[target' cugen.ini; die "not 40 library sections"; }
+sed -n '/^\[target top\]/,$p' cugen.ini | grep -q '^deps = a19 b19$' || { cat cugen.ini; die "top's deps"; }
+sed -n '/^\[target a0\]/,/^$/p' cugen.ini | grep -q '^include = inc$' || { cat cugen.ini; die "a0's public include"; }
+
+note "a File API reply nested 100,000 levels deep"
+mkdir -p "$WORK/fake"
+cat >"$WORK/fake/cmake" <<'SH'
+#!/bin/sh
+# answers any configure with a reply index of 100,000 nested arrays
+while [ $# -gt 0 ]; do [ "$1" = -B ] && b=$2; shift; done
+mkdir -p "$b/.cmake/api/v1/reply"
+python3 -c 'import sys; sys.stdout.write("{\"a\":" + "[" * 100000 + "]" * 100000 + "}")' \
+	>"$b/.cmake/api/v1/reply/index-2000-01-01T00-00-00-0000.json"
+SH
+chmod +x "$WORK/fake/cmake"
+PATH="$WORK/fake:$PATH" "$CUGEN" import -o deep.ini . >out.txt 2>&1
+rc=$?
+[ $rc = 1 ] || { cat out.txt; die "a deep reply: exit $rc, not 1"; }
+grep -q "error: cannot read CMake's File API reply .*index-2000-01-01T00-00-00-0000.json: it nests 100001 levels deep (at most 256)" out.txt ||
+	{ cat out.txt; die "no error naming the deep reply"; }
+[ -e deep.ini ] && die "a failed import wrote its file"
+echo ok
