@@ -610,7 +610,8 @@ static char *tail_lines(const char *out, const char *errout, int n)
 
 char *cmake_scratch(GError **err)
 {
-	char *scratch = g_dir_make_tmp("cugen-import-XXXXXX", NULL);
+	/* (swept after a killed import, as setup's probe directories) */
+	char *scratch = cg_make_tmp_dir("cugen-import", NULL);
 	if (!scratch)
 		cg_error(err, "cannot make a scratch directory in %s", g_get_tmp_dir());
 	return scratch;

@@ -9,8 +9,10 @@
  *
  * Owns: the command, the project-wide sections and the target order.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "archspell.h"
@@ -548,13 +550,19 @@ static GString *write_ini(Im *im, char **args)
 }
 
 /* Write text to path only once cugen reads it back (from a temporary
- * beside it, so that its relative paths mean what they will). */
-static gboolean put_in_place(const char *path, GString *text, GError **err)
+ * beside it, so that its relative paths mean what they will), with the
+ * mode the user's umask gives a new file; without force, only if no
+ * file appeared there meanwhile (link(2) does not replace one: a
+ * cugen.ini saved while cmake ran stays). */
+static gboolean put_in_place(const char *path, GString *text, gboolean force, GError **err)
 {
 	char *dir = g_path_get_dirname(path), *base = g_path_get_basename(path);
 	char *tmpl = g_strdup_printf("%s/.%s.import-XXXXXX", dir, base);
 	int fd = g_mkstemp(tmpl);
-	gboolean ok = fd >= 0 && cg_write_all(fd, text->str, text->len) && fsync(fd) == 0;
+	mode_t mask = umask(0);
+	umask(mask);
+	gboolean ok = fd >= 0 && fchmod(fd, 0666 & ~mask) == 0 && cg_write_all(fd, text->str, text->len) &&
+		      fsync(fd) == 0;
 	if (fd >= 0)
 		close(fd);
 	if (!ok) {
@@ -572,9 +580,19 @@ static gboolean put_in_place(const char *path, GString *text, GError **err)
 			ok = FALSE;
 		}
 		config_free(c);
-		if (ok && rename(tmpl, path) != 0) {
+		if (ok && force && rename(tmpl, path) != 0) {
 			cg_error(err, "cannot write %s: %s", path, g_strerror(errno));
 			ok = FALSE;
+		} else if (ok && !force) {
+			if (link(tmpl, path) != 0) {
+				if (errno == EEXIST)
+					cg_error(err, "%s appeared while cmake ran: left as it is (--force replaces it)",
+						 path);
+				else
+					cg_error(err, "cannot write %s: %s", path, g_strerror(errno));
+				ok = FALSE;
+			}
+			unlink(tmpl);
 		}
 	}
 	if (!ok && fd >= 0)
@@ -638,12 +656,28 @@ int cmd_import(int argc, char **argv)
 		return 1;
 	}
 	g_free(lists);
+	if (out && !*out) {
+		fprintf(stderr, "cugen: error: import: -o '' names no file\n");
+		return usage(stderr, 2);
+	}
 	char *path = out ? g_strdup(out) : g_build_filename(srcdir, "cugen.ini", NULL);
 	if (!force && g_file_test(path, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK)) {
 		fprintf(stderr, "cugen: error: %s exists (--force replaces it)\n", path);
 		g_free(path);
 		return 1;
 	}
+	/* where it goes, before cmake runs for minutes */
+	char *odir = g_path_get_dirname(path);
+	gboolean dir_ok = g_file_test(odir, G_FILE_TEST_IS_DIR);
+	if (!dir_ok || access(odir, W_OK) != 0 || g_file_test(path, G_FILE_TEST_IS_DIR)) {
+		fprintf(stderr, "cugen: error: cannot write %s: %s\n", path,
+			g_file_test(path, G_FILE_TEST_IS_DIR) ? "it is a directory"
+			: !dir_ok ? "its directory does not exist" : "its directory is not writable");
+		g_free(odir);
+		g_free(path);
+		return 1;
+	}
+	g_free(odir);
 	GError *err = NULL;
 	char *scratch = cmake_scratch(&err);
 	CmProject *p = scratch ? cmake_describe(scratch, srcdir, args, NULL, &err) : NULL;
@@ -725,7 +759,7 @@ int cmd_import(int argc, char **argv)
 		status = 1;
 	} else {
 		GString *text = write_ini(&im, args);
-		if (!put_in_place(path, text, &err)) {
+		if (!put_in_place(path, text, force, &err)) {
 			status = cg_report(err);
 			g_error_free(err);
 		} else {

@@ -524,38 +524,6 @@ static void rm_rf_probe(const char *dir)
 	rmdir(dir);
 }
 
-/* The probe directories "cugen-probe-PID-XXXXXX" of setups that were
- * killed before they removed them: this user's, an hour old, whose PID
- * is gone.
- * Swept once a process, before the first probe. */
-static void sweep_probe_dirs(void)
-{
-	static gboolean swept;
-	if (swept)
-		return;
-	swept = TRUE;
-	const char *tmp = g_get_tmp_dir();
-	GDir *d = g_dir_open(tmp, 0, NULL);
-	for (const char *n; d && (n = g_dir_read_name(d));) {
-		if (!g_str_has_prefix(n, "cugen-probe-"))
-			continue;
-		char *end = NULL;
-		long pid = strtol(n + strlen("cugen-probe-"), &end, 10);
-		if (pid <= 0 || !end || *end != '-' || strlen(end) != 7)
-			continue;
-		char *p = g_build_filename(tmp, n, NULL);
-		struct stat sb;
-		/* (and an hour old: a process of another pid namespace sharing
-		 * this TMPDIR looks gone from here; a probe takes seconds) */
-		if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode) && sb.st_uid == geteuid() &&
-		    sb.st_mtime < time(NULL) - 3600 && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
-			cg_rm_tree(p);
-		g_free(p);
-	}
-	if (d)
-		g_dir_close(d);
-}
-
 char *toolkit_dryrun(Toolkit *tk, GPtrArray *args, gboolean dlink, GError **err)
 {
 	GString *key = g_string_new(dlink ? "dlink\x1f" : "");
@@ -579,10 +547,7 @@ char *toolkit_dryrun(Toolkit *tk, GPtrArray *args, gboolean dlink, GError **err)
 	}
 
 	GError *e = NULL;
-	sweep_probe_dirs();
-	char *name = g_strdup_printf("cugen-probe-%ld-XXXXXX", (long)getpid());
-	char *dir = g_dir_make_tmp(name, &e);
-	g_free(name);
+	char *dir = cg_make_tmp_dir("cugen-probe", &e);
 	if (!dir) {
 		cg_error(err, "cannot create a temporary directory: %s", e->message);
 		g_error_free(e);

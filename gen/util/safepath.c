@@ -6,8 +6,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -216,4 +219,46 @@ void cg_rm_tree(const char *path)
 char *cg_read_file(const char *path, gsize *len, GError **err)
 {
 	return cg_read_regular(path, CG_READ_MAX, FALSE, len, err);
+}
+
+/* The directories "PREFIX-PID-XXXXXX" in TMPDIR that runs killed before
+ * they removed them left: this user's, an hour old, whose PID is gone.
+ * Swept once a process per prefix, before the first is made. */
+static void sweep_tmp_dirs(const char *prefix)
+{
+	static GHashTable *swept;
+	if (!swept)
+		swept = g_hash_table_new(g_str_hash, g_str_equal);
+	if (!g_hash_table_add(swept, (gpointer)prefix))
+		return;
+	const char *tmp = g_get_tmp_dir();
+	gsize pn = strlen(prefix);
+	GDir *d = g_dir_open(tmp, 0, NULL);
+	for (const char *n; d && (n = g_dir_read_name(d));) {
+		if (strncmp(n, prefix, pn) != 0 || n[pn] != '-')
+			continue;
+		char *end = NULL;
+		long pid = strtol(n + pn + 1, &end, 10);
+		if (pid <= 0 || !end || *end != '-' || strlen(end) != 7)
+			continue;
+		char *p = g_build_filename(tmp, n, NULL);
+		struct stat sb;
+		/* (and an hour old: a process of another pid namespace sharing
+		 * this TMPDIR looks gone from here) */
+		if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode) && sb.st_uid == geteuid() &&
+		    sb.st_mtime < time(NULL) - 3600 && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+			cg_rm_tree(p);
+		g_free(p);
+	}
+	if (d)
+		g_dir_close(d);
+}
+
+char *cg_make_tmp_dir(const char *prefix, GError **err)
+{
+	sweep_tmp_dirs(prefix);
+	char *name = g_strdup_printf("%s-%ld-XXXXXX", prefix, (long)getpid());
+	char *dir = g_dir_make_tmp(name, err);
+	g_free(name);
+	return dir;
 }

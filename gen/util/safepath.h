@@ -35,6 +35,11 @@ void cg_rm_tree(const char *path);
 
 /* Read a whole regular file of at most CG_READ_MAX bytes (a FIFO or a
  * device is refused, not read); NULL with err set on failure. */
+/* A new directory "PREFIX-PID-XXXXXX" in TMPDIR, for this process to
+ * remove; those of this user's runs that were killed (an hour old, their
+ * PID gone) are swept first, once a process. NULL with err on failure. */
+char *cg_make_tmp_dir(const char *prefix, GError **err);
+
 #define CG_READ_MAX ((gsize)1 << 30)
 char *cg_read_file(const char *path, gsize *len, GError **err);
 

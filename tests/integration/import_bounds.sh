@@ -7,7 +7,10 @@
 # and define of the bottom level, through all of them. And a hostile
 # File API reply (a cmake on PATH that answers with 100,000 nested
 # arrays: json-glib's parser recurses once a level) is one error line,
-# not a crash.
+# not a crash. Where the file goes is checked before cmake runs (-o ''
+# and a missing directory); a cugen.ini saved while cmake ran is left as
+# it is; the file gets the umask's mode, not 0600; the scratch trees of
+# killed imports are swept from TMPDIR as setup's are.
 . "$(dirname "$0")/lib.sh"
 command -v cmake >/dev/null 2>&1 || skip "no cmake"
 command -v timeout >/dev/null 2>&1 || skip "no timeout(1)"
@@ -66,4 +69,40 @@ rc=$?
 grep -q "error: cannot read CMake's File API reply .*index-2000-01-01T00-00-00-0000.json: it nests 100001 levels deep (at most 256)" out.txt ||
 	{ cat out.txt; die "no error naming the deep reply"; }
 [ -e deep.ini ] && die "a failed import wrote its file"
+
+note "-o is checked before cmake runs"
+cat >"$WORK/fake/cmake" <<SH
+#!/bin/sh
+touch "$WORK/cmake-ran"
+exit 1
+SH
+rm -f "$WORK/cmake-ran"
+PATH="$WORK/fake:$PATH" "$CUGEN" import -o '' . >out.txt 2>&1
+[ $? = 2 ] || { cat out.txt; die "-o '' is not a usage error"; }
+PATH="$WORK/fake:$PATH" "$CUGEN" import -o "$WORK/missing/dir/x.ini" . >out.txt 2>&1 && die "-o into a missing directory accepted"
+grep -qx "cugen: error: cannot write $WORK/missing/dir/x.ini: its directory does not exist" out.txt ||
+	{ cat out.txt; die "wrong message for a missing directory"; }
+[ -e "$WORK/cmake-ran" ] && die "cmake ran before -o was checked"
+
+note "a cugen.ini saved while cmake runs is kept"
+real=$(command -v cmake)
+cat >"$WORK/fake/cmake" <<SH
+#!/bin/sh
+echo '; the user saved this while cmake ran' >"$P/cugen.ini"
+exec "$real" "\$@"
+SH
+rm -f cugen.ini
+PATH="$WORK/fake:$PATH" "$CUGEN" import . >out.txt 2>&1 && die "import replaced a cugen.ini saved while cmake ran"
+grep -q "cugen.ini appeared while cmake ran: left as it is (--force replaces it)" out.txt || { cat out.txt; die "no message"; }
+[ "$(cat cugen.ini)" = '; the user saved this while cmake ran' ] || die "the user's cugen.ini was replaced"
+ls -A | grep -q '\.import-' && die "a temporary was left beside cugen.ini"
+
+note "the umask's mode; killed imports' scratch trees swept"
+mkdir -p "$WORK/tmp/cugen-import-999999999-AbCdEf" "$WORK/tmp/cugen-import-1-AbCdEf"
+touch -d '2 hours ago' "$WORK/tmp/cugen-import-999999999-AbCdEf" "$WORK/tmp/cugen-import-1-AbCdEf"
+(umask 022 && TMPDIR=$WORK/tmp "$CUGEN" import -o um.ini . >out.txt 2>&1) || { cat out.txt; die "import failed"; }
+[ "$(stat -c %a um.ini)" = 644 ] || die "the imported file's mode is $(stat -c %a um.ini), not 644"
+[ -e "$WORK/tmp/cugen-import-999999999-AbCdEf" ] && die "a killed import's scratch tree was not swept"
+# (pid 1 is alive: its tree stays)
+[ -e "$WORK/tmp/cugen-import-1-AbCdEf" ] || die "a live process's scratch tree was swept"
 echo ok
