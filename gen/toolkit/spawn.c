@@ -75,7 +75,12 @@ gboolean cg_spawn_bounded(const char *cwd, const char *const *argv, GSpawnFlags 
 	int fds[2] = { fo, fe };
 	const char *over = NULL;
 	char chunk[65536];
-	while (!over && (fds[0] >= 0 || fds[1] >= 0)) {
+	int status = 0;
+	/* the program is waited for, not its pipes: a child it leaves in the
+	 * background holding them (a daemon, a server) does not stall this;
+	 * once it has ended, what it wrote is drained and reading stops */
+	gboolean exited = FALSE, drained = FALSE;
+	while (!over && !drained && (fds[0] >= 0 || fds[1] >= 0)) {
 		struct pollfd p[2];
 		int n = 0, idx[2];
 		for (int i = 0; i < 2; i++)
@@ -84,15 +89,29 @@ gboolean cg_spawn_bounded(const char *cwd, const char *const *argv, GSpawnFlags 
 				idx[n++] = i;
 			}
 		gint64 left = deadline - g_get_monotonic_time();
+		if (left <= 0 && exited)
+			break;
 		if (left <= 0) {
 			over = "time";
 			break;
 		}
-		int r = poll(p, n, (int)MIN(left / 1000 + 1, G_MAXINT));
+		/* (an ended program's pipes: what is in them now, no wait) */
+		int r = poll(p, n, exited ? 0 : (int)MIN(left / 1000 + 1, 50));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			break;
+		if (!exited && waitpid(pid, &status, WNOHANG) == pid) {
+			exited = TRUE;
+			/* (a second at most for what it wrote: a child left
+			 * writing could go on for ever) */
+			deadline = MIN(deadline, g_get_monotonic_time() + G_USEC_PER_SEC);
+			continue;
+		}
+		if (r == 0 && exited)
+			drained = TRUE;
+		if (r == 0)
+			continue;
 		for (int k = 0; k < n && !over; k++) {
 			if (!p[k].revents)
 				continue;
@@ -114,12 +133,11 @@ gboolean cg_spawn_bounded(const char *cwd, const char *const *argv, GSpawnFlags 
 	for (int i = 0; i < 2; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
-	if (over)
+	if (over && !exited)
 		kill(-pid, SIGKILL);
-	int status = 0;
 	/* the output closed: the program is ending (or a child of it kept
 	 * the pipe; then it still had to end within the limit) */
-	for (;;) {
+	for (; !exited;) {
 		pid_t w = waitpid(pid, &status, over ? 0 : WNOHANG);
 		if (w == pid || (w < 0 && errno != EINTR))
 			break;

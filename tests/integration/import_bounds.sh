@@ -10,7 +10,9 @@
 # not a crash. Where the file goes is checked before cmake runs (-o ''
 # and a missing directory); a cugen.ini saved while cmake ran is left as
 # it is; the file gets the umask's mode, not 0600; the scratch trees of
-# killed imports are swept from TMPDIR as setup's are.
+# killed imports are swept from TMPDIR as setup's are. A child cmake
+# leaves in the background holding its output does not stall the import
+# (it is cmake that is waited for, not its pipes).
 . "$(dirname "$0")/lib.sh"
 command -v cmake >/dev/null 2>&1 || skip "no cmake"
 command -v timeout >/dev/null 2>&1 || skip "no timeout(1)"
@@ -105,4 +107,17 @@ touch -d '2 hours ago' "$WORK/tmp/cugen-import-999999999-AbCdEf" "$WORK/tmp/cuge
 [ -e "$WORK/tmp/cugen-import-999999999-AbCdEf" ] && die "a killed import's scratch tree was not swept"
 # (pid 1 is alive: its tree stays)
 [ -e "$WORK/tmp/cugen-import-1-AbCdEf" ] || die "a live process's scratch tree was swept"
+
+note "a background child of cmake that holds its output"
+cat >"$WORK/fake/cmake" <<SH
+#!/bin/sh
+sh -c 'while [ ! -e "$WORK/done" ]; do sleep 0.2; done' &
+exec "$real" "\$@"
+SH
+rm -f "$WORK/done"
+PATH="$WORK/fake:$PATH" CUGEN_TOOL_TIMEOUT=120 "$CUGEN" import -o bg.ini . >out.txt 2>&1
+rc=$?
+touch "$WORK/done"
+[ $rc = 0 ] || { cat out.txt; die "import waited for cmake's background child (exit $rc)"; }
+[ -f bg.ini ] || die "no file written"
 echo ok
