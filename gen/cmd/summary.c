@@ -50,7 +50,7 @@ char *setup_summary_notes(const Generated *gen)
 		g_string_append(n, ", sources named project-relative in __FILE__, debug and line info (not as plain "
 				   "nvcc's; module_id = absolute keeps nvcc's)");
 	if (gen->info.seeded_ids)
-		g_string_append(n, ", module ids seeded by target and path (as nvcc -frandom-seed=TARGET:PATH; "
+		g_string_append(n, ", module ids seeded by project, target and path (as nvcc -frandom-seed=PROJECT/TARGET:PATH; "
 				   "plain nvcc's are random where a TU defines only templates)");
 	if (gen->plan.chosen.split_compile > 1)
 		g_string_append_printf(n, ", --split-compile %d on every device compile (their code differs from "

@@ -461,7 +461,7 @@ void ed_cuda_tu_whole(Ctx *x, TState *s, Source *src, const char *in, const char
 	g_ptr_array_free(args, TRUE);
 	if (s->seeded) {
 		/* the module id, as reproducible as the split's (resolve_seed) */
-		char *seed = resolve_seed(s->t, P_F);
+		char *seed = resolve_seed(x->c, s->t, P_F);
 		char *opt = g_strconcat("-frandom-seed=", seed, NULL);
 		GPtrArray *one = g_ptr_array_new();
 		g_ptr_array_add(one, opt);

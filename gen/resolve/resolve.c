@@ -379,10 +379,12 @@ static gboolean resolve_archs(Resolved *x, RTarget *s, GError **err)
  * CUB/Thrust TU) gets a random hash and nvcc's process id instead, so no
  * two builds agree. nvcc's -frandom-seed (passed to gcc, cudafe++ and
  * cicc) replaces that hash and drops the pid, and changes no other TU's
- * id. cugen seeds every TU with its target and path, so the id is a
- * function of the project-relative path and the target whose flags
- * compile it: the same in every build directory, placement and run, and
- * exactly what `nvcc -frandom-seed=TARGET:PATH` makes. A user's own
+ * id. cugen seeds every TU with its project, target and path, so the id
+ * is a function of the project's name, the project-relative path and the
+ * target whose flags compile it: the same in every build directory,
+ * placement and run, exactly what `nvcc -frandom-seed=PROJECT/TARGET:PATH`
+ * makes, and another in another project (two projects' target kern with
+ * a template-only src/k.cu device-link into one program). A user's own
  * -frandom-seed is kept as it is (one seed for every TU, as nvcc's
  * --help says). */
 #define SEED_MARK "cugen.module-id.seed"
@@ -407,9 +409,9 @@ static GPtrArray *dryrun_args(const RTarget *s, const GPtrArray *nvcc)
 	return args;
 }
 
-char *resolve_seed(const Target *t, const char *file)
+char *resolve_seed(const Config *c, const Target *t, const char *file)
 {
-	return g_strconcat(t->name, ":", file, NULL);
+	return g_strconcat(c->name, "/", t->name, ":", file, NULL);
 }
 
 /* ph for value in every step that names the TU's source: the host
@@ -427,11 +429,11 @@ static void pipe_subst(Pipeline *p, const char *ph, const char *value)
 	}
 }
 
-static void seed_steps(RTarget *s)
+static void seed_steps(const Config *c, RTarget *s)
 {
 	if (!s->seeded)
 		return;
-	char *v = resolve_seed(s->t, P_F);
+	char *v = resolve_seed(c, s->t, P_F);
 	pipe_subst(s->pipe, SEED_MARK, v);
 	g_free(v);
 }
@@ -539,7 +541,7 @@ static gboolean prepare_target(Resolved *x, Target *t, GError **err)
 		}
 	}
 	if (s->pipe) {
-		seed_steps(s);
+		seed_steps(x->c, s);
 		map_host_names(x, s);
 	}
 	if (s->pipe && !x->c->module_id_absolute)

@@ -62,7 +62,7 @@ const RTarget *resolved_target(const Resolved *r, const Target *t);
 
 /* The -frandom-seed value of target t's TU FILE (a path or a
  * placeholder): what makes its module id deterministic (resolve.c). */
-char *resolve_seed(const Target *t, const char *file);
+char *resolve_seed(const Config *c, const Target *t, const char *file);
 /* With relative module ids, the host compiler's words that make the
  * names host objects record (__FILE__, debug info) the same in every
  * layout: -ffile-prefix-map=SRC/= (the project as the commands name it:

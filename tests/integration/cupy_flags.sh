@@ -59,7 +59,7 @@ nm b/obj/k/cy.cu.o | grep -q ' T cy_launch$' || die "CYTHON_EXTERN_C did not rea
 note "plain nvcc's images, with the same command (and cugen's module id seed)"
 cd b || exit 1
 for f in sum cy; do
-	"$NVCC" -c $GENCODE $FLAGS -t2 -I../include '-DCYTHON_EXTERN_C=extern "C"' -frandom-seed="k:../$f.cu" \
+	"$NVCC" -c $GENCODE $FLAGS -t2 -I../include '-DCYTHON_EXTERN_C=extern "C"' -frandom-seed="cupyflags/k:../$f.cu" \
 		"../$f.cu" -o "ref-$f.o" || die "plain nvcc failed on $f.cu"
 	same_images "obj/k/$f.cu.o" "ref-$f.o" "$f.cu"
 done

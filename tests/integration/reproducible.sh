@@ -7,7 +7,7 @@
 # to exactly the single build's files. LTO and host debug info (-g) too;
 # __FILE__ (assert) in host code and debug info hold project-relative
 # names, no build path. The module ids are the ones
-# `nvcc -frandom-seed=TARGET:PATH` gives (with module_id = absolute too,
+# `nvcc -frandom-seed=PROJECT/TARGET:PATH` gives (with module_id = absolute too,
 # no process id), and a user's own -frandom-seed is left alone. A shard made by another cugen is combined where its
 # rules are this build's and refused, naming both versions, where not; a
 # shard built with --split-compile is refused by a reproducible build; a
@@ -42,7 +42,7 @@ p=$("$CUGEN" exec "$WORK/exec.log" tag -- cat /proc/self/personality) || die "cu
 note "two checkouts, two build directories: every output identical"
 cd "$WORK/a" || exit 1
 run "$CUGEN" setup -B build
-grep -q 'module ids seeded by target and path' "$WORK/run.log" || { cat "$WORK/run.log"; die "setup did not say the module ids are seeded"; }
+grep -q 'module ids seeded by project, target and path' "$WORK/run.log" || { cat "$WORK/run.log"; die "setup did not say the module ids are seeded"; }
 build build >/dev/null
 cd "$WORK/deep/er/b" || exit 1
 run "$CUGEN" setup -B "$WORK/out/b"
@@ -78,9 +78,9 @@ for id in obj/tmpl/lib/sum.cu.p/id obj/tmpl_rdc/rdc/ops.cu.p/id; do
 	grep -q '_[0-9a-f]\{8\}_[0-9]\{1,7\}$' "abs1/$id" && die "abs1/$id ends in a process id"
 done
 
-note "the ids are nvcc -frandom-seed=TARGET:PATH's"
+note "the ids are nvcc -frandom-seed=PROJECT/TARGET:PATH's"
 cd "$WORK/a" || exit 1
-"$NVCC" -c -std=c++17 -Iinclude -frandom-seed=tmpl:lib/scale.cu -arch=sm_80 lib/scale.cu -o "$WORK/scale.o" \
+"$NVCC" -c -std=c++17 -Iinclude -frandom-seed=tmpl/tmpl:lib/scale.cu -arch=sm_80 lib/scale.cu -o "$WORK/scale.o" \
 	--keep --keep-dir "$WORK" >/dev/null || die "plain nvcc failed"
 ours=$(sed 's/^_[0-9a-f]*_//' build/obj/tmpl/lib/scale.cu.p/id)
 theirs=$(sed 's/^_[0-9a-f]*_//' "$WORK/scale.module_id")
