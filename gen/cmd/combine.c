@@ -107,6 +107,24 @@ static gboolean same_key(GKeyFile *m, const char *key, const char *want, const c
 	return ok;
 }
 
+/* module_id = absolute: the images hold the checkout's and the build
+ * directory's paths (module ids, __FILE__ of headers named from the build
+ * directory), so a shard combines only into the build it was made in. */
+static gboolean same_places(Shard *s, const char *src, const char *build, GError **err)
+{
+	char *ts = g_key_file_get_string(s->m, "shard", "source_dir", NULL);
+	char *tb = g_key_file_get_string(s->m, "shard", "build_dir", NULL);
+	gboolean ok = ts && tb && strcmp(ts, src) == 0 && strcmp(tb, build) == 0;
+	if (!ok)
+		cg_error(err, "shard '%s' was built from '%s' in '%s', this build is '%s' in '%s': with module_id = "
+			      "absolute the images hold those paths; build the shards in this checkout and build "
+			      "directory, or use module_id = relative",
+			 s->dir, ts ? ts : "?", tb ? tb : "?", src, build);
+	g_free(ts);
+	g_free(tb);
+	return ok;
+}
+
 /* The image group of a device edge's first output, in one shard only. */
 static Shard *find_image(GPtrArray *shards, const char *image, const char *arch, GError **err)
 {
@@ -518,6 +536,8 @@ int cmd_combine(int argc, char **argv)
 		if (!same_key(s->m, "toolkit", gen.tk->version, s->dir, "CUDA", &err) ||
 		    !same_key(s->m, "host_version", gen.tk->host_version, s->dir, "host compiler version", &err) ||
 		    !same_key(s->m, "arch_set", arch_set, s->dir, "the arch set", &err))
+			break;
+		if (gen.c->module_id_absolute && !same_places(s, gen.c->srcdir, gen.builddir, &err))
 			break;
 	}
 	g_free(arch_set);

@@ -80,6 +80,10 @@ int cmd_manifest(int argc, char **argv)
 			g_free(places.build);
 			places.src = g_key_file_get_string(spec, grp, "source_dir", NULL);
 			places.build = g_key_file_get_string(spec, grp, "build_dir", NULL);
+			/* where it was built (combine: module_id = absolute
+			 * images hold these paths) */
+			g_key_file_set_string(m, "shard", "source_dir", places.src ? places.src : "");
+			g_key_file_set_string(m, "shard", "build_dir", places.build ? places.build : "");
 			continue;
 		}
 		if (g_str_has_prefix(grp, SHARD_RULE_GROUP)) { /* each rule's text, for combine's messages */

@@ -7,7 +7,8 @@
 # names the first difference), of another arch set or holding an image
 # this build does not make, a missing arch, an arch in two shards, a
 # combining build of part of the set and a corrupt image are all refused;
-# combining twice does nothing the second time. (cugen ci's workflows:
+# combining twice does nothing the second time; with module_id =
+# absolute, a shard of another build directory is refused. (cugen ci's workflows:
 # ci.sh.)
 . "$(dirname "$0")/lib.sh"
 need_cuda
@@ -179,6 +180,23 @@ refuse_in ../cb "holds image 'obj/saxpy/saxpy.cu.p/sm_90.cubin' (sm_90), which t
 	"$P/out/a/shard" "$WORK/extra"
 # and a missing arch, as before
 refuse_in ../cb "no shard has image 'obj/saxpy/saxpy.cu.p/sm_75.cubin' (sm_75)" ../s2/b/x/shard
+
+note "module_id = absolute: shards combine only into the build they were made in"
+# (the images hold the checkout's and the build directory's paths: at
+# another depth a header's __FILE__ differs, and the images with it)
+copy_example saxpy "$WORK/abs"
+cd "$WORK/abs" || exit 1
+run "$CUGEN" setup -B b1 -D cuda.archs="75 80" -D cuda.module_id=absolute --archs 75
+build b1 shard >/dev/null
+run "$CUGEN" setup -B b2 -D cuda.archs="75 80" -D cuda.module_id=absolute --archs 80
+build b2 shard >/dev/null
+run "$CUGEN" setup -B x/y/c -D cuda.archs="75 80" -D cuda.module_id=absolute
+refuse_in x/y/c "shard '$WORK/abs/b1/shard' was built from '$WORK/abs' in '$WORK/abs/b1', this build is '$WORK/abs' in '$WORK/abs/x/y/c': with module_id = absolute" \
+	b1/shard b2/shard
+# the build they were made in takes them back
+run "$CUGEN" setup -B b1 -D cuda.archs="75 80" -D cuda.module_id=absolute
+"$CUGEN" combine -B b1 b1/shard b2/shard >out.txt 2>&1 && { cat out.txt; die "b2's shard was taken by b1"; }
+grep -q "shard '$WORK/abs/b2/shard' was built from '$WORK/abs' in '$WORK/abs/b2'" out.txt || { cat out.txt; die "wrong message"; }
 
 note "rdc: device links on the combine machine"
 shard_round rdc rdc_app
