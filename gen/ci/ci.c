@@ -215,6 +215,9 @@ int cmd_ci(int argc, char **argv)
 		g_ptr_array_add(said, g_strconcat("-S ", a.srcdir, NULL));
 	if (a.file)
 		g_ptr_array_add(said, g_strconcat("-f ", a.file, NULL));
+	/* (every value: the jobs clone and build these too) */
+	g_ptr_array_add(said, g_strconcat("--cugen-repo ", repo, NULL));
+	g_ptr_array_add(said, g_strconcat("--cugen-ref ", ref, NULL));
 	gsize pi = 0;
 	while (strcmp(providers_table[pi].name, provider) != 0)
 		pi++;

@@ -53,6 +53,14 @@ for pv in 'github ${{secrets.GITHUB_TOKEN}} ${{' 'azure $(System.AccessToken) $(
 	grep -qF -- "-D cuda.flags=-DTOKEN=$2: '$3' is $1's expression syntax, which it substitutes before any shell runs" err.txt ||
 		{ cat err.txt; die "$1: wrong message for $2"; }
 done
+# (--cugen-ref and --cugen-repo too: the jobs clone and build them)
+for pv in 'azure --cugen-ref $(System.AccessToken) $(' 'github --cugen-repo https://example.org/${{secrets.X}}.git ${{'; do
+	set -- $pv
+	if [ "$2" = --cugen-ref ]; then o="--cugen-repo https://example.org/c.git --cugen-ref $3"
+	else o="--cugen-repo $3 --cugen-ref 0123abc"; fi
+	if "$CUGEN" ci --provider "$1" -B b $o -o r.yml >err.txt 2>&1; then die "$1: cugen ci took $2 $3"; fi
+	grep -qF -- "$2 $3: '$4' is $1's expression syntax" err.txt || { cat err.txt; die "$1: wrong message for $2 $3"; }
+done
 # GitLab leaves a script's text to the shell, which the value's quotes hold
 "$CUGEN" ci --provider gitlab -B b --cugen-repo https://example.org/c.git --cugen-ref 0123abc \
 	-D 'cuda.flags=-DTOKEN=$CI_JOB_TOKEN' -o r.yml >err.txt 2>&1 || { cat err.txt; die "gitlab: a \$ in a value refused"; }
