@@ -59,6 +59,21 @@ static void lib_word(GString *o, const char *l)
 	g_string_append_printf(o, strchr(l, '/') ? " %s" : " -l%s", l);
 }
 
+/* A path as a .pc variable's value: '#' as '\#' (no comment), the blank
+ * and quote characters backslashed for the shell-like split of the Cflags
+ * and Libs it is put into, and "${" as "$${" (no variable; a '$' before
+ * anything else is itself to pkg-config and pkgconf alike). */
+static void pc_path(GString *o, const char *v)
+{
+	for (const char *p = v; *p; p++) {
+		if (*p == '$' && p[1] == '{')
+			g_string_append_c(o, '$');
+		else if (strchr("# \t\"'\\", *p))
+			g_string_append_c(o, '\\');
+		g_string_append_c(o, *p);
+	}
+}
+
 /* cuda_root, cuda_libdir and cuda_includedir: the toolkit's place as a
  * consumer's pkg-config can move it. */
 static void toolkit_vars(const Resolved *r, GString *o)
@@ -71,8 +86,13 @@ static void toolkit_vars(const Resolved *r, GString *o)
 	}
 	char *lib = cg_relpath(r->cudart_dir, r->tk->root);
 	char *dir = g_path_get_dirname(lib);
-	g_string_append_printf(o, "cuda_root=%s\ncuda_libdir=${cuda_root}/%s\ncuda_includedir=${cuda_root}/%s/include\n",
-			       root, lib, dir);
+	g_string_append(o, "cuda_root=");
+	pc_path(o, root);
+	g_string_append(o, "\ncuda_libdir=${cuda_root}/");
+	pc_path(o, lib);
+	g_string_append(o, "\ncuda_includedir=${cuda_root}/");
+	pc_path(o, dir);
+	g_string_append(o, "/include\n");
 	g_free(dir);
 	g_free(lib);
 	free(std);
@@ -88,16 +108,22 @@ GString *install_pc_file(const Resolved *r, const Target *t)
 	char *libdir = install_dir(c, lib), *incdir = install_dir(c, c->includedir);
 	GString *o = g_string_new(NULL);
 	g_string_append_printf(o, "# %s.pc -- written by cugen %s for project %s\n", t->name, CUGEN_VERSION, c->name);
-	g_string_append_printf(o, "prefix=%s\n", c->prefix);
+	g_string_append(o, "prefix=");
+	pc_path(o, c->prefix);
+	g_string_append_c(o, '\n');
 	/* the directories relative to ${prefix} where they are under it */
 	const char *dirs[][2] = { { "libdir", libdir }, { "includedir", incdir } };
 	for (gsize i = 0; i < G_N_ELEMENTS(dirs); i++) {
 		const char *d = dirs[i][1];
 		gsize n = strlen(c->prefix);
-		if (strncmp(d, c->prefix, n) == 0 && (d[n] == '/' || (n == 1 && d[0] == '/')))
-			g_string_append_printf(o, "%s=${prefix}%s%s\n", dirs[i][0], n == 1 ? "/" : "", d + n);
-		else
-			g_string_append_printf(o, "%s=%s\n", dirs[i][0], d);
+		g_string_append_printf(o, "%s=", dirs[i][0]);
+		if (strncmp(d, c->prefix, n) == 0 && (d[n] == '/' || (n == 1 && d[0] == '/'))) {
+			g_string_append_printf(o, "${prefix}%s", n == 1 ? "/" : "");
+			pc_path(o, d + n);
+		} else {
+			pc_path(o, d);
+		}
+		g_string_append_c(o, '\n');
 	}
 	if (rt->links_cuda || has_toolkit_lib(r, t->libs) || has_toolkit_lib(r, t->private_libs))
 		toolkit_vars(r, o);
