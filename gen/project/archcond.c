@@ -8,6 +8,7 @@
 
 #include "arch.h"
 #include "config.h"
+#include "util.h"
 
 static gboolean has_conditions(const Target *t)
 {
@@ -39,6 +40,33 @@ gboolean config_apply_archs(Config *c, const struct ArchToolkit *at, GError **er
 		ArchSet *set = archset_resolve(&t->archs, &t->ptx, at, err);
 		if (!set)
 			return FALSE;
+		/* an arch no toolkit build makes (800: a typo) would drop its
+		 * file or define silently */
+		for (guint i = 0; i < t->sources->len; i++) {
+			Source *s = g_ptr_array_index(t->sources, i);
+			char *list = NULL;
+			if (s->arch_if && !arch_supported(at, s->arch_if, &list)) {
+				cg_error_at(err, s->loc.file, s->loc.line, "arch_sources: arch '%s' (of %s) is not one this "
+					    "CUDA toolkit compiles (supported: %s)", s->arch_if, s->rel, list);
+				g_free(list);
+				archset_free(set);
+				return FALSE;
+			}
+		}
+		for (guint i = 0; i < t->arch_defines->len; i++) {
+			const char *d = g_ptr_array_index(t->arch_defines, i), *tab = strchr(d, '\t');
+			char *arch = g_strndup(d, (gsize)(tab - d)), *list = NULL;
+			gboolean ok = arch_supported(at, arch, &list);
+			if (!ok)
+				cg_error_at(err, t->loc.file, t->loc.line, "target '%s': arch_defines: arch '%s' (of %s) is "
+					    "not one this CUDA toolkit compiles (supported: %s)", t->name, arch, tab + 1, list);
+			g_free(list);
+			g_free(arch);
+			if (!ok) {
+				archset_free(set);
+				return FALSE;
+			}
+		}
 		for (guint i = t->sources->len; i-- > 0;) {
 			Source *s = g_ptr_array_index(t->sources, i);
 			if (s->arch_if && !in_set(set, s->arch_if))

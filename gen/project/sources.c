@@ -357,7 +357,12 @@ gboolean cf_read_arch_words(Entry *e, gboolean defines, GPtrArray *out, GError *
 				continue;
 		}
 		used = TRUE;
-		if (!arch) {
+		if (!arch && g_str_has_suffix(w, ":")) {
+			/* sm_80:, compute_90: -- an arch in another spelling */
+			cf_word_error(err, e, w, FALSE, "%s: '%s' is not an arch tag (write the arch's number: e.g. "
+				      "%s = 80: FILE)", e->key, w, e->key);
+			ok = FALSE;
+		} else if (!arch) {
 			cf_word_error(err, e, w, FALSE, "%s: '%s' has no arch before it (write e.g. %s = 75: %s)", e->key, w,
 				      e->key, w);
 			ok = FALSE;

@@ -139,6 +139,16 @@ static char *supported_list(GPtrArray *supported)
 	return g_string_free(s, FALSE);
 }
 
+gboolean arch_supported(const ArchToolkit *tk, const char *id, char **list)
+{
+	gsize d = strspn(id, "0123456789");
+	gboolean ok = d > 0 && (!id[d] || ((id[d] == 'a' || id[d] == 'f') && !id[d + 1])) &&
+		      supported_num(tk->supported, atoi(id));
+	if (!ok && list)
+		*list = supported_list(tk->supported);
+	return ok;
+}
+
 GPtrArray *arch_query_native(const ArchToolkit *tk, GError **err)
 {
 	if (tk->cross_target) {

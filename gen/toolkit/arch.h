@@ -38,6 +38,10 @@ typedef struct ArchToolkit {
 	const char *cross_target;  /* NULL: a build for this machine */
 } ArchToolkit;
 
+/* Whether the toolkit compiles arch id ("80", "90a"); else FALSE with
+ * *list (when given) the numbers it does compile, to free. */
+gboolean arch_supported(const ArchToolkit *tk, const char *id, char **list);
+
 /* Resolve a setting (archs + ptx) against what the toolkit supports and,
  * for `native`, the local GPUs. */
 ArchSet *archset_resolve(const Setting *archs, const Setting *ptx,
