@@ -107,13 +107,58 @@ static gboolean gencode_archs(Section *cuda, GError **err)
  * line it is given, the dryrun cugen reads its steps from included: the
  * same checks as [cuda] flags and CUDAFLAGS, and no flag that chooses a
  * setting cugen keeps itself (-std, -rdc, -dlto, --threads). */
+/* NVCC_PREPEND_FLAGS' -ccbin, as conda-forge's cuda-nvcc activation sets
+ * it (-ccbin=$CXX) on every feedstock: the host compiler, where nothing
+ * else names one (a -ccbin of cugen's own comes after it, and nvcc takes
+ * the last); the rest of the value, in *rest. */
+static char *prepend_ccbin(const char *v, char **rest)
+{
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	char *ccbin = NULL;
+	*rest = NULL;
+	if (!cg_split_words(v, w, NULL)) {
+		g_ptr_array_free(w, TRUE);
+		*rest = g_strdup(v);
+		return NULL;
+	}
+	GString *r = g_string_new(NULL);
+	for (guint i = 0; i < w->len; i++) {
+		const char *a = g_ptr_array_index(w, i);
+		const char *opts[] = { "-ccbin", "--compiler-bindir" };
+		const char *val = NULL;
+		for (gsize k = 0; k < G_N_ELEMENTS(opts) && !val; k++) {
+			gsize n = strlen(opts[k]);
+			if (strcmp(a, opts[k]) == 0 && i + 1 < w->len)
+				val = g_ptr_array_index(w, ++i);
+			else if (strncmp(a, opts[k], n) == 0 && a[n] == '=')
+				val = a + n + 1;
+		}
+		if (val) {
+			g_free(ccbin);
+			ccbin = g_strdup(val);
+		} else {
+			cg_sh_append(r, a);
+		}
+	}
+	g_ptr_array_free(w, TRUE);
+	*rest = g_string_free(r, FALSE);
+	return ccbin;
+}
+
+static char *env_ccbin; /* NVCC_PREPEND_FLAGS' -ccbin, or NULL */
+
 static gboolean nvcc_env_flags(GError **err)
 {
 	const char *const names[] = { "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS" };
+	g_clear_pointer(&env_ccbin, g_free);
 	for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
-		const char *v = g_getenv(names[i]);
-		if (!v || !*v)
+		const char *env = g_getenv(names[i]);
+		if (!env || !*env)
 			continue;
+		char *rest = NULL;
+		if (i == 0)
+			env_ccbin = prepend_ccbin(env, &rest);
+		const char *v = rest ? rest : env;
 		CudaFlags f;
 		const char *bad = NULL;
 		char *why = NULL;
@@ -129,6 +174,7 @@ static gboolean nvcc_env_flags(GError **err)
 				 names[i], taken ? taken : "--threads");
 		gboolean refused = !ok || taken || threads;
 		g_free(why);
+		g_free(rest);
 		cudaflags_clear(&f);
 		if (refused)
 			return FALSE;
@@ -183,6 +229,9 @@ gboolean cf_apply_base_flags(GPtrArray *secs, const ConfigOptions *opt, GError *
 	if (*hc && !cf_find_entry(tc, "ccbin")) {
 		Loc hloc = { g_intern_string("$CUDAHOSTCXX"), 0 };
 		cf_set_entry(cf_ensure_section(secs, SEC_TOOLCHAIN, NULL, hloc), "ccbin", hc, hloc);
+	} else if (env_ccbin && *env_ccbin && !cf_find_entry(tc, "ccbin")) {
+		Loc hloc = { g_intern_string("$NVCC_PREPEND_FLAGS"), 0 };
+		cf_set_entry(cf_ensure_section(secs, SEC_TOOLCHAIN, NULL, hloc), "ccbin", env_ccbin, hloc);
 	}
 	return TRUE;
 }

@@ -93,6 +93,20 @@ CUDAARCHS='80-fast' "$CUGEN" setup -S "$P" -B "$B" >"$WORK/bad" 2>&1 && die "a b
 	{ cat "$WORK/bad"; die "not one clear line for a bad CUDAARCHS"; }
 diff -r "$WORK/before" "$B" >/dev/null || die "a failed setup changed the build directory"
 
+note "conda-forge's NVCC_PREPEND_FLAGS=-ccbin=\$CXX: the host compiler, and it builds"
+# (the cuda-nvcc package's activation sets it on every feedstock; it was
+# refused as a flag cugen sets)
+rm -rf "$WORK/cf"
+CPPFLAGS=-DFROM_CPPFLAGS CFLAGS=-DFROM_CFLAGS CXXFLAGS=-DFROM_CXXFLAGS CUDAFLAGS=-DFROM_CUDAFLAGS \
+	NVCC_PREPEND_FLAGS="-ccbin=$H" "$CUGEN" setup -S "$P" -B "$WORK/cf" >"$WORK/cf.log" 2>&1 ||
+	{ cat "$WORK/cf.log"; die "setup refused NVCC_PREPEND_FLAGS=-ccbin"; }
+rule_of "$WORK/cf" cuda_fe | grep -q -- "-- $H " || die "NVCC_PREPEND_FLAGS' -ccbin is not the host compiler: $(rule_of "$WORK/cf" cuda_fe)"
+NVCC_PREPEND_FLAGS="-ccbin=$H" build "$WORK/cf" >/dev/null
+# ([toolchain] ccbin, or CUDAHOSTCXX, still wins: nvcc takes the last -ccbin)
+NVCC_PREPEND_FLAGS="-ccbin=/nonexistent/g++" CUDAHOSTCXX="$H" "$CUGEN" setup -S "$P" -B "$WORK/cf2" >"$WORK/cf.log" 2>&1 ||
+	{ cat "$WORK/cf.log"; die "setup with CUDAHOSTCXX and NVCC_PREPEND_FLAGS failed"; }
+rule_of "$WORK/cf2" cuda_fe | grep -q -- "-- $H " || die "CUDAHOSTCXX did not win over NVCC_PREPEND_FLAGS' -ccbin"
+
 note "NVCC_APPEND_FLAGS is part of the probe's key"
 fp() { sed -n 's/^fingerprint=//p' "$B/.cugen/probe.ini"; }
 a=$(fp)
