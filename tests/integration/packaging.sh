@@ -1,6 +1,7 @@
 # The packagers' recipes of doc/packaging.md, run as their tools run them:
 # doc/packaging/build.sh with the variables conda-build sets (PREFIX,
-# SRC_DIR, CPU_COUNT, conda's CFLAGS, CXXFLAGS and LDFLAGS, CUDAARCHS),
+# SRC_DIR, CPU_COUNT, conda's CFLAGS, CXXFLAGS and LDFLAGS, CUDAARCHS,
+# cuda-nvcc's NVCC_PREPEND_FLAGS=-ccbin=$CXX),
 # and doc/packaging/rules's overrides with dpkg-buildflags' hardening
 # flags, each building and installing examples/multi and examples/rdc;
 # the flags reach the commands, the files land where each packager
@@ -47,8 +48,10 @@ mkdir -p "$P"
 for p in multi rdc; do
 	copy_example $p "$WORK/conda/$p"
 	# the feedstock's CUDAARCHS chooses, over cugen.ini's archs
-	# what conda-build and conda-forge's compiler activation set
-	env PREFIX="$P" SRC_DIR="$WORK/conda/$p" CPU_COUNT=2 CUDAARCHS=80-real \
+	# what conda-build and conda-forge's compiler activation set (and
+	# cuda-nvcc's: NVCC_PREPEND_FLAGS=-ccbin=$CXX)
+	env PREFIX="$P" SRC_DIR="$WORK/conda/$p" CPU_COUNT=2 CUDAARCHS=80-real CXX="$(command -v g++)" \
+		NVCC_PREPEND_FLAGS="-ccbin=$(command -v g++)" \
 		CFLAGS="-march=nocona -mtune=haswell -ftree-vectorize -fPIC -fstack-protector-strong -fno-plt -O2 -ffunction-sections -pipe -isystem $P/include" \
 		CXXFLAGS="-fvisibility-inlines-hidden -fmessage-length=0 -march=nocona -mtune=haswell -ftree-vectorize -fPIC -fstack-protector-strong -fno-plt -O2 -ffunction-sections -pipe -isystem $P/include" \
 		LDFLAGS="-Wl,-O2 -Wl,--sort-common -Wl,--as-needed -Wl,-z,relro -Wl,-z,now -Wl,--disable-new-dtags -Wl,--gc-sections -Wl,-rpath,$P/lib -Wl,-rpath-link,$P/lib -L$P/lib" \
