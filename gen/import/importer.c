@@ -522,6 +522,13 @@ static GString *write_ini(Im *im, char **args)
 		if (im->cuda_lto)
 			g_string_append(o, "lto = yes\n");
 		im_put_scalar(im, NULL, o, "std", im->cuda_std);
+		/* CMake writes --generate-code=arch=compute_NN,code=[compute_NN,
+		 * sm_NN]: nvcc's fatbinary keeps that order (FindCUDA's own
+		 * flags aside) */
+		if (im->cuda_ptx && strcmp(im->cuda_ptx, "none") && im->cuda_archs &&
+		    !strstr(im->cuda_archs, "all") && !strstr(im->cuda_archs, "native") &&
+		    !im->findcuda)
+			g_string_append(o, "ptx_first = yes\n");
 		g_string_append_printf(o, "cudart = %s\n", im->cudart_shared ? "shared" : "static");
 		GPtrArray *w = global_flags(im, "CUDA", !im->buildtype);
 		if (im->findcuda)

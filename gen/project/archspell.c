@@ -206,3 +206,22 @@ gboolean archspell_is_gencode(const char *spec)
 	return strstr(spec, "arch=") || strstr(spec, "-arch") || strstr(spec, "--gpu-architecture") ||
 	       strstr(spec, "-gencode") || strstr(spec, "--generate-code");
 }
+
+gboolean archspell_gencode_ptx_first(const char *spec)
+{
+	gboolean first = FALSE;
+	for (const char *c = strstr(spec, "code=["); c && !first; c = strstr(c + 1, "code=[")) {
+		const char *end = strchr(c, ']');
+		if (!end)
+			break;
+		char *list = g_strndup(c + 6, (gsize)(end - c - 6));
+		char **w = g_strsplit(list, ",", -1);
+		/* a compute_NN before the sm_NN of its number */
+		for (guint i = 0; w[i] && !first; i++)
+			for (guint k = i + 1; g_str_has_prefix(w[i], "compute_") && w[k] && !first; k++)
+				first = g_str_has_prefix(w[k], "sm_") && strcmp(w[k] + 3, w[i] + 8) == 0;
+		g_strfreev(w);
+		g_free(list);
+	}
+	return first;
+}

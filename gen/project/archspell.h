@@ -18,6 +18,10 @@ gboolean archspell_cmake(const char *spec, char **archs, char **ptx);
  * gencode whose code is not built from its own compute arch
  * (arch=compute_80,code=sm_86), where that is why. */
 gboolean archspell_gencode(const char *spec, char **archs, char **ptx, char **bad);
+/* Whether nvcc -gencode options list an arch's PTX before its SASS
+ * (code=[compute_80,sm_80], as CMake writes them): nvcc's fatbinary
+ * keeps that order (cugen.ini's ptx_first). */
+gboolean archspell_gencode_ptx_first(const char *spec);
 
 /* Whether spec looks like nvcc's options rather than an arch list. */
 gboolean archspell_is_gencode(const char *spec);

@@ -96,6 +96,8 @@ static gboolean gencode_archs(Section *cuda, GError **err)
 		return FALSE;
 	}
 	Loc loc = e->loc;
+	if (archspell_gencode_ptx_first(e->value) && !cf_find_entry(cuda, "ptx_first"))
+		cf_set_entry(cuda, "ptx_first", "yes", loc);
 	cf_set_entry(cuda, "archs", archs, loc);
 	cf_set_entry(cuda, "ptx", ptx, loc);
 	g_free(archs);
@@ -203,6 +205,9 @@ gboolean cf_apply_base_flags(GPtrArray *secs, const ConfigOptions *opt, GError *
 		cf_set_entry(cuda, "archs", archs, eloc);
 		if (!cf_find_entry(cuda, "ptx"))
 			cf_set_entry(cuda, "ptx", ptx, eloc);
+		/* CMake writes code=[compute_NN,sm_NN]: its fatbinary order */
+		if (!cf_find_entry(cuda, "ptx_first"))
+			cf_set_entry(cuda, "ptx_first", "yes", eloc);
 		g_free(archs);
 		g_free(ptx);
 	}

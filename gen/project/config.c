@@ -567,6 +567,8 @@ static gboolean read_model(Config *c, GPtrArray *secs, const ConfigOptions *opt,
 	c->cudart = v;
 	if (!cf_get_bool(cuda, "reproducible", FALSE, &c->reproducible, err))
 		return FALSE;
+	if (!cf_get_bool(cuda, "ptx_first", FALSE, &c->ptx_first, err))
+		return FALSE;
 
 	Entry *ce = cf_find_entry(tc, "cuda");
 	if (ce && *ce->value) {

@@ -146,6 +146,8 @@ typedef struct {
 	char *host_flags;
 	gboolean module_id_absolute;
 	gboolean reproducible; /* never --split-compile: plain nvcc's code */
+	gboolean ptx_first;  /* an arch's PTX before its SASS in the fatbinary
+			      * (code=[compute_NN,sm_NN], CMake's order) */
 	Cudart cudart;
 	/* [toolchain] */
 	char *cuda, *cc, *cxx, *ccbin, *ar, *objcopy, *launcher, *cache,

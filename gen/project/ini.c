@@ -43,7 +43,7 @@ static const char *const project_keys[] = {
 const char *const cf_gate_values[] = { "auto", "yes", "no", NULL };
 const char *const cf_cuda_keys[] = {
 	"archs", "ptx", "mode", "lto", "std", "flags", "host_flags",
-	"module_id", "cudart", "reproducible", NULL
+	"module_id", "cudart", "reproducible", "ptx_first", NULL
 };
 static const char *const toolchain_keys[] = {
 	"cuda", "cc", "cxx", "ccbin", "ar", "objcopy", "launcher", "device_launcher", "cache",
@@ -523,6 +523,9 @@ static void set_from_cmdline(Section *s, const char *key, const char *value, Loc
 	    archspell_cmake(value, &archs, &ptx)) {
 		cf_set_entry(s, "archs", archs, loc);
 		cf_set_entry(s, "ptx", ptx, loc);
+		/* (and CMake's code=[compute_NN,sm_NN] order) */
+		if (s->kind == SEC_CUDA)
+			cf_set_entry(s, "ptx_first", "yes", loc);
 	} else {
 		cf_set_entry(s, key, value, loc);
 	}

@@ -355,6 +355,8 @@ static gboolean resolve_archs(Resolved *x, RTarget *s, GError **err)
 	Target *t = s->t;
 	const ArchToolkit at = toolkit_archs(x->tk);
 	s->project = archset_resolve(&t->archs, &t->ptx, &at, err);
+	if (s->project)
+		s->project->ptx_first = x->c->ptx_first;
 	if (!s->project)
 		return FALSE;
 	if (t->lto) {

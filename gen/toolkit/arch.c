@@ -418,6 +418,7 @@ gboolean archset_check_selection(const Setting *sel, GPtrArray *sets, GError **e
 ArchSet *archset_select(const ArchSet *set, const Setting *sel)
 {
 	ArchSet *s = g_new0(ArchSet, 1);
+	s->ptx_first = set->ptx_first;
 	s->archs = g_array_new(FALSE, FALSE, sizeof(Arch));
 	GPtrArray *ids = sel ? selection_ids(sel, NULL) : NULL;
 	for (guint i = 0; i < set->archs->len; i++) {
@@ -466,7 +467,9 @@ void archset_gencode(const ArchSet *s, GencodeKind kind, GPtrArray *argv)
 		else if (kind == GENCODE_LINK)
 			code = g_strdup_printf("sm_%s", id);
 		else if (a->sass && a->ptx)
-			code = g_strdup_printf("[sm_%s,compute_%s]", id, id);
+			/* (nvcc's fatbinary keeps the list's order) */
+			code = s->ptx_first ? g_strdup_printf("[compute_%s,sm_%s]", id, id)
+					    : g_strdup_printf("[sm_%s,compute_%s]", id, id);
 		else if (a->sass)
 			code = g_strdup_printf("sm_%s", id);
 		else

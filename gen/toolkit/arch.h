@@ -21,6 +21,7 @@ typedef struct {
 
 typedef struct {
 	GArray *archs;  /* Arch, sorted by (num, suffix) */
+	gboolean ptx_first; /* archset_gencode's code=[compute_NN,sm_NN] */
 } ArchSet;
 
 /* "90", "90a": the arch name without prefix. */

@@ -121,9 +121,11 @@ for e in multi cdp tmpl; do
 	"$CUGEN" import -o imported.ini . >out.txt 2>&1 || { cat out.txt; die "$e: import failed"; }
 	grep -q ' 0 warnings$' out.txt || { cat out.txt; die "$e: import warned"; }
 	run "$CUGEN" setup -f imported.ini -B ci
-	run "$CUGEN" setup -B hand
+	# (CMake's fatbinary order: the import says ptx_first = yes)
+	grep -qx 'ptx_first = yes' imported.ini || { cat imported.ini; die "$e: no ptx_first = yes (CMake's order)"; }
+	run "$CUGEN" setup -B hand -D cuda.ptx_first=yes
 	# every edge's outputs, and every device command (preprocess, cicc,
-	# ptxas) word for word
+	# ptxas, fatbinary) word for word
 	for b in ci hand; do
 		grep '^build ' $b/build.ninja | sed 's/:.*//' | sort >$b.edges
 		grep -h 'cicc\|ptxas' $b/build.ninja | sed "s|$WORK/$e/$b|BUILDDIR|g" | sort >$b.device
