@@ -331,6 +331,19 @@ static int run(int argc, char **argv, gboolean uninstall)
 		builddir = g_strdup(".");
 	if (!destdir && g_getenv("DESTDIR"))
 		destdir = g_strdup(g_getenv("DESTDIR"));
+	/* the install record holds one path a line, and every path is a
+	 * command's word: a control character cannot be carried */
+	for (const char *p = destdir ? destdir : ""; *p; p++)
+		if ((guchar)*p < 0x20 || *p == 0x7f) {
+			char *shown = g_strescape(destdir, NULL);
+			cg_error(&err, "DESTDIR '%s': control character 0x%02x in the path", shown, (guchar)*p);
+			g_free(shown);
+			int r = cg_report(err);
+			g_clear_error(&err);
+			g_free(destdir);
+			g_free(builddir);
+			return r;
+		}
 	if (destdir && *destdir && !g_path_is_absolute(destdir)) {
 		char *abs = cg_abspath(destdir);
 		g_free(destdir);
