@@ -154,7 +154,17 @@ GString *install_pc_file(const Resolved *r, const Target *t)
 	}
 	if (rt->links_cuda)
 		g_string_append(o, " -I${cuda_includedir}");
-	g_string_append_printf(o, "\nLibs: -L${libdir} -l%s", t->output_name);
+	/* -lNAME finds libNAME.so before libNAME.a: a static library named
+	 * like an installed shared one is named by its file */
+	gboolean shadowed = FALSE;
+	for (guint i = 0; t->type == TGT_STATIC && i < c->targets->len; i++) {
+		const Target *o2 = g_ptr_array_index(c->targets, i);
+		shadowed |= o2->type == TGT_SHARED && o2->install && strcmp(o2->output_name, t->output_name) == 0;
+	}
+	if (shadowed)
+		g_string_append_printf(o, "\nLibs: ${libdir}/lib%s.a", t->output_name);
+	else
+		g_string_append_printf(o, "\nLibs: -L${libdir} -l%s", t->output_name);
 	if (has_toolkit_lib(r, t->libs))
 		g_string_append(o, " -L${cuda_libdir}");
 	for (guint i = 0; i < t->libs->len; i++)

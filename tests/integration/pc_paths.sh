@@ -3,7 +3,9 @@
 # holds: a toolkit at 'my cuda#$1' (a blank, a comment mark, a dollar)
 # gives Cflags and Libs that split, as pkg-config's consumers split them
 # (shell words), into that path's -I and -L. Written as it was, '#' cut
-# the value and the blank split the path.
+# the value and the blank split the path. And a static library named like
+# an installed shared one (output_name k for both) is linked by its file:
+# -lk found libk.so.
 . "$(dirname "$0")/lib.sh"
 need_cuda
 command -v pkg-config >/dev/null 2>&1 || skip "no pkg-config"
@@ -24,4 +26,15 @@ words = shlex.split(open(sys.argv[1]).read())
 missing = [w for w in sys.argv[2:] if w not in words]
 sys.exit(1 if missing else 0)
 PY
+
+note "a static and a shared library of one output_name"
+mkdir -p "$WORK/two"
+cd "$WORK/two" || exit 1
+printf '[project]\nname = two\nversion = 1.0\n[target kshared]\ntype = shared\nsources = a.cpp\noutput_name = k\n[target kstatic]\ntype = static\nsources = b.cpp\noutput_name = k\n' >cugen.ini
+echo 'int a() { return 1; }' >a.cpp
+echo 'int b() { return 2; }' >b.cpp
+run "$CUGEN" setup -B b --prefix "$WORK/pre"
+libs=$(PKG_CONFIG_PATH=b/.cugen/install pkg-config --libs kstatic) || die "pkg-config kstatic failed"
+case " $libs " in *" $WORK/pre/lib/libk.a "*) ;; *) die "kstatic.pc links '$libs', not its libk.a" ;; esac
+case " $libs " in *" -lk "*) die "kstatic.pc links -lk (libk.so)" ;; esac
 echo ok
