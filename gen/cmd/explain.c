@@ -148,7 +148,9 @@ Graph *explain_read(const char *builddir, char **file)
 {
 	char *path = g_build_filename(builddir, "build.ninja", NULL);
 	char *text = cg_read_regular(path, 1u << 30, FALSE, NULL, NULL);
-	if (text && strstr(text, GATE_FULL)) { /* the gate: the graph is inside */
+	/* the gate: the graph is inside (known by its rule statement, a line
+	 * of its own: a command's text, a define naming the file, is none) */
+	if (text && (g_str_has_prefix(text, "rule " RULE_GATE "\n") || strstr(text, "\nrule " RULE_GATE "\n"))) {
 		g_free(text);
 		g_free(path);
 		path = g_build_filename(builddir, GATE_FULL, NULL);

@@ -56,4 +56,9 @@ note "the gate: the graph inside is read"
 [ -f g/.cugen/full.ninja ] || die "no gate"
 "$CUGEN" setup -B g -D project.gate=yes -D cuda.flags=-O1 -d explain >/dev/null 2>"$WORK/err" || die "setup -d explain failed"
 grep -q "against g/.cugen/full.ninja: [1-9][0-9]* of" "$WORK/err" || { cat "$WORK/err"; die "the gate's graph was not read"; }
+
+note "a define that names the gate's file is not a gate"
+"$CUGEN" setup -B d -D 'cuda.flags=-O3 -DNAME=.cugen/full.ninja' >/dev/null || die "setup failed"
+"$CUGEN" setup -B d -D 'cuda.flags=-O3 -DNAME=.cugen/full.ninja' -d explain >/dev/null 2>"$WORK/err" || die "setup -d explain failed"
+grep -q '^cugen: explain: against d/build.ninja: 0 of [0-9]* commands change' "$WORK/err" || { cat "$WORK/err"; die "a define fooled -d explain"; }
 echo ok
