@@ -439,6 +439,7 @@ static void place(Im *im, ImTarget *t, int depth)
 	for (guint i = 0; i < t->deps->len; i++)
 		place(im, g_ptr_array_index(t->deps, i), depth + 1);
 	t->placed = TRUE;
+	t->order = im->order->len;
 	g_ptr_array_add(im->order, t);
 }
 

@@ -19,6 +19,7 @@ typedef struct {
 	GPtrArray *deps;     /* ImTarget* */
 	GPtrArray *exported_inc, *exported_def; /* its own usage requirements */
 	gboolean visited, placed;
+	guint order;         /* its place in Im.order, once placed */
 	gboolean installed;  /* an install(TARGETS) names it */
 	GPtrArray *headers;  /* char*: its headers = (absolute) */
 	GPtrArray *arch_src, *arch_def; /* char*: "ARCH<tab>path|define": what

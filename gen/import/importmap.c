@@ -636,12 +636,23 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 	}
 	/* links */
 	ImLinks l = im_target_links(im, t);
-	if (l.deps->len) {
-		g_string_append(o, "deps =");
-		for (guint i = 0; i < l.deps->len; i++)
-			g_string_append_printf(o, " %s", ((ImTarget *)g_ptr_array_index(l.deps, i))->name);
-		g_string_append_c(o, '\n');
+	GString *deps = g_string_new(NULL);
+	for (guint i = 0; i < l.deps->len; i++) {
+		ImTarget *d = g_ptr_array_index(l.deps, i);
+		if (d->placed && d->order < t->order) {
+			g_string_append_printf(deps, " %s", d->name);
+			continue;
+		}
+		/* static libraries that link each other (CMake allows the
+		 * cycle, and repeats them on link lines): cugen.ini's deps
+		 * cannot be circular */
+		im_warn(im, &c->where, "target '%s' links '%s', which links it back (a cycle CMake allows between "
+			"static libraries, cugen.ini's deps do not): the link back is left out; a program that "
+			"needs both may need '%s' again in its libs", c->name, d->cm->name, d->name);
 	}
+	if (deps->len)
+		g_string_append_printf(o, "deps =%s\n", deps->str);
+	g_string_free(deps, TRUE);
 	im_put_key(im, &c->where, o, "libs", l.libs, INI_LIST);
 	im_put_key(im, &c->where, o, "private_libs", l.private_libs, INI_LIST);
 	for (guint i = 0; i < c->links->len; i++) {
