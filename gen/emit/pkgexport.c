@@ -74,6 +74,32 @@ static void pc_path(GString *o, const char *v)
 	}
 }
 
+/* Whether path is under prefix, an environment's of its own (conda's
+ * $PREFIX, relocated when installed, its cudart in it): not a system
+ * prefix (/usr holds /usr/local/cuda, which no package of it ships). */
+static gboolean in_env_prefix(const char *path, const char *prefix)
+{
+	static const char *const system[] = { "/", "/usr", "/usr/local", "/opt", NULL };
+	for (gsize i = 0; system[i]; i++)
+		if (strcmp(prefix, system[i]) == 0)
+			return FALSE;
+	gsize n = strlen(prefix);
+	return n > 1 && strncmp(path, prefix, n) == 0 && (path[n] == '/' || !path[n]);
+}
+
+/* A .pc path value: ${prefix}/REST where path is in an environment's
+ * prefix, else the path itself. */
+static void pc_placed(GString *o, const char *path, const char *prefix)
+{
+	gsize n = strlen(prefix);
+	if (in_env_prefix(path, prefix)) {
+		g_string_append(o, "${prefix}");
+		pc_path(o, path + n);
+	} else {
+		pc_path(o, path);
+	}
+}
+
 /* cuda_root, cuda_libdir and cuda_includedir: the toolkit's place as a
  * consumer's pkg-config can move it. */
 static void toolkit_vars(const Resolved *r, GString *o)
@@ -84,14 +110,27 @@ static void toolkit_vars(const Resolved *r, GString *o)
 		g_free(root);
 		root = g_strdup("/usr/local/cuda");
 	}
-	char *lib = cg_relpath(r->cudart_dir, r->tk->root);
-	char *dir = g_path_get_dirname(lib);
+	const char *prefix = r->c->prefix;
+	/* the runtime under the prefix (a conda environment's): named from
+	 * ${prefix}, not from the toolkit that compiled */
+	gboolean lib_in_prefix = in_env_prefix(r->cudart_dir, prefix);
 	g_string_append(o, "cuda_root=");
-	pc_path(o, root);
-	g_string_append(o, "\ncuda_libdir=${cuda_root}/");
-	pc_path(o, lib);
-	g_string_append(o, "\ncuda_includedir=${cuda_root}/");
-	pc_path(o, dir);
+	pc_placed(o, root, prefix);
+	g_string_append(o, "\ncuda_libdir=");
+	char *lib = NULL, *dir = NULL;
+	if (lib_in_prefix) {
+		pc_placed(o, r->cudart_dir, prefix);
+		dir = g_path_get_dirname(r->cudart_dir);
+		g_string_append(o, "\ncuda_includedir=");
+		pc_placed(o, dir, prefix);
+	} else {
+		lib = cg_relpath(r->cudart_dir, r->tk->root);
+		dir = g_path_get_dirname(lib);
+		g_string_append(o, "${cuda_root}/");
+		pc_path(o, lib);
+		g_string_append(o, "\ncuda_includedir=${cuda_root}/");
+		pc_path(o, dir);
+	}
 	g_string_append(o, "/include\n");
 	g_free(dir);
 	g_free(lib);

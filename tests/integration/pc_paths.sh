@@ -5,7 +5,10 @@
 # (shell words), into that path's -I and -L. Written as it was, '#' cut
 # the value and the blank split the path. And a static library named like
 # an installed shared one (output_name k for both) is linked by its file:
-# -lk found libk.so.
+# -lk found libk.so. A toolkit under the install prefix (a conda
+# environment's cudart, in $PREFIX/targets/...) is named from ${prefix},
+# so that conda's relocation of the prefix moves it too (it was the build
+# machine's path).
 . "$(dirname "$0")/lib.sh"
 need_cuda
 command -v pkg-config >/dev/null 2>&1 || skip "no pkg-config"
@@ -37,4 +40,14 @@ run "$CUGEN" setup -B b --prefix "$WORK/pre"
 libs=$(PKG_CONFIG_PATH=b/.cugen/install pkg-config --libs kstatic) || die "pkg-config kstatic failed"
 case " $libs " in *" $WORK/pre/lib/libk.a "*) ;; *) die "kstatic.pc links '$libs', not its libk.a" ;; esac
 case " $libs " in *" -lk "*) die "kstatic.pc links -lk (libk.so)" ;; esac
+
+note "a toolkit under the prefix is named from \${prefix}"
+cd "$WORK/p" || exit 1
+pre=$WORK/env
+mkdir -p "$pre"
+for e in "$CUDA_PATH"/*; do ln -s "$(readlink -f "$e")" "$pre/$(basename "$e")"; done
+CUDA_PATH=$pre run "$CUGEN" setup -B c -D cuda.archs=80 --prefix "$pre"
+grep -qx 'cuda_root=${prefix}' c/.cugen/install/multi.pc || { cat c/.cugen/install/multi.pc; die "cuda_root is not \${prefix}"; }
+moved=$(PKG_CONFIG_PATH=c/.cugen/install pkg-config --define-variable=prefix=/opt/moved --cflags multi)
+case " $moved " in *" -I/opt/moved/targets/x86_64-linux/include "*) ;; *) die "a moved prefix does not move the toolkit: $moved" ;; esac
 echo ok
