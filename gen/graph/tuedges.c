@@ -84,12 +84,15 @@ typedef struct {
 } TuVars;
 
 /* O on every edge of the TU; F (and C, which only absolute module ids
- * keep apart from F) on every edge that runs cudafe++ or cicc. */
+ * keep apart from F) on every edge that runs cudafe++ or cicc, and on
+ * the host compile, whose -frandom-seed names the TU as nvcc's does (it
+ * was TARGET: with an empty path). */
 static void set_tu_vars(Ctx *x, Edge *e, const TuVars *v)
 {
 	edge_var_interned(e, v->vO, v->D);
+	gboolean host_seed = e->kind == EK_HOST && e->rule && e->rule->command && strstr(e->rule->command, "${F}");
 	if (e->kind == EK_FE || e->kind == EK_DEV || e->kind == EK_CICC || e->kind == EK_DEVPP ||
-	    e->kind == EK_STUB) {
+	    e->kind == EK_STUB || host_seed) {
 		edge_var_interned(e, v->vF, v->file);
 		if (x->c->module_id_absolute)
 			edge_var_interned(e, v->vC, v->canon);

@@ -86,6 +86,11 @@ ours=$(sed 's/^_[0-9a-f]*_//' build/obj/tmpl/lib/scale.cu.p/id)
 theirs=$(sed 's/^_[0-9a-f]*_//' "$WORK/scale.module_id")
 [ "$ours" = "$theirs" ] || die "module id '$ours' is not nvcc -frandom-seed's '$theirs' (less the path's crc)"
 
+# the host compile's -frandom-seed names the TU too (it was TARGET: with
+# an empty path: its edge lacked the variable)
+awk '/^build .*: cuda_host / { h = 1; f = 0; next } h && /^  F = / { f = 1 } h && !/^  / { if (!f) bad = 1; h = 0 }
+     END { exit bad }' build/build.ninja || die "a host compile edge has no F (its -frandom-seed has no path)"
+
 note "shards of sm_80 and sm_90, placed anywhere, combine to the same files"
 cd "$WORK/s80" || exit 1
 run "$CUGEN" setup -B "$WORK/out/s80" --archs 80
