@@ -205,14 +205,20 @@ static char *cugen_place(const ImTarget *t, const char *path, gboolean dir)
 static void plan_installs(Im *im)
 {
 	gboolean export_warned = FALSE;
+	/* what is installed first: a header goes to an installed library
+	 * where one's include directory holds it (ggml's went to the first
+	 * library in build order, one not installed: none was installed) */
 	for (guint i = 0; i < im->p->installs->len; i++) {
 		CmInstall *in = g_ptr_array_index(im->p->installs, i);
-		if (!strcmp(in->type, "target")) {
-			ImTarget *t = in->target ? g_hash_table_lookup(im->targets, in->target) : NULL;
-			if (t)
-				t->installed = TRUE;
+		ImTarget *t = !strcmp(in->type, "target") && in->target ? g_hash_table_lookup(im->targets, in->target)
+									: NULL;
+		if (t)
+			t->installed = TRUE;
+	}
+	for (guint i = 0; i < im->p->installs->len; i++) {
+		CmInstall *in = g_ptr_array_index(im->p->installs, i);
+		if (!strcmp(in->type, "target"))
 			continue;
-		}
 		if (!strcmp(in->type, "export") || !strcmp(in->type, "cxxModuleBmi")) {
 			if (!export_warned)
 				im_warn(im, &in->where, "install(EXPORT) is not imported: cugen installs its own CMake "
@@ -238,7 +244,7 @@ static void plan_installs(Im *im)
 				if (strcmp(t->type, "static") && strcmp(t->type, "shared"))
 					continue;
 				char *place = cugen_place(t, path, dir);
-				if (!owner && !strcmp(place, norm))
+				if ((!owner || (!owner->installed && t->installed)) && !strcmp(place, norm))
 					owner = t;
 				g_free(place);
 			}

@@ -8,6 +8,9 @@
 # cannot say is a warning, never "a bug of cugen import": VERSION
 # 1.2.3-rc1 (1.2.3), OUTPUT_NAME "k cuda" (the target's name), a target
 # named check (check_). The import builds, and the defines reach the code.
+# Installed headers go to an installed library whose include directory
+# holds them, not to the first library in build order (not installed:
+# ninja install then installed none of them).
 . "$(dirname "$0")/lib.sh"
 need_cuda
 command -v cmake >/dev/null 2>&1 || skip "no cmake"
@@ -63,4 +66,28 @@ build b >/dev/null
 [ -e "$WORK/pwned" ] || [ -e b/pwned2 ] && die "a launcher from CMake's data ran"
 [ -f b/libk.so.1.2.3 ] || { ls b; die "no libk.so.1.2.3"; }
 [ "$(b/check_)" = 5 ] || die "the defines did not reach the code as CMake gave them: $(b/check_)"
+
+note "installed headers belong to the installed library"
+mkdir -p "$WORK/h/include"
+cd "$WORK/h" || exit 1
+cat >CMakeLists.txt <<'CMAKE'
+cmake_minimum_required(VERSION 3.18)
+project(hdr LANGUAGES CXX)
+add_library(internal STATIC internal.cpp)
+target_include_directories(internal PUBLIC include)
+add_library(pub SHARED pub.cpp)
+target_include_directories(pub PUBLIC include)
+target_link_libraries(pub PRIVATE internal)
+install(TARGETS pub)
+install(FILES include/pub.h DESTINATION include)
+CMAKE
+echo 'int pub();' >include/pub.h
+echo 'int internal() { return 1; }' >internal.cpp
+echo 'int internal(); int pub() { return internal(); }' >pub.cpp
+"$CUGEN" import . >out.txt 2>&1 || { cat out.txt; die "import failed"; }
+sed -n '/^\[target pub\]/,/^$/p' cugen.ini | grep -q '^headers = include/pub.h$' || { cat cugen.ini; die "pub.h is not the installed library's header"; }
+sed -n '/^\[target internal\]/,/^$/p' cugen.ini | grep -q '^headers' && { cat cugen.ini; die "the header went to the library that is not installed"; }
+run "$CUGEN" setup -B b --prefix "$WORK/h/pre"
+build b install >/dev/null
+[ -f "$WORK/h/pre/include/pub.h" ] || die "ninja install did not install pub.h"
 echo ok
