@@ -725,7 +725,9 @@ int cmd_import(int argc, char **argv)
 			continue;
 		}
 		if (!type) {
-			if (!c->generator_provided)
+			/* (a module's own, such as include(CTest)'s dashboard
+			 * targets: nothing of the project's is lost) */
+			if (!c->generator_provided && !c->where.in_module)
 				im_warn(&im, &c->where, "target '%s' (%s: a custom target) is not imported", c->name,
 					c->type);
 			continue;

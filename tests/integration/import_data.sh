@@ -10,7 +10,9 @@
 # named check (check_). The import builds, and the defines reach the code.
 # Installed headers go to an installed library whose include directory
 # holds them, not to the first library in build order (not installed:
-# ninja install then installed none of them).
+# ninja install then installed none of them). include(CTest)'s
+# dashboard targets are CMake's module's, not the project's: no warning
+# (there were 28); the project's own custom target still gets one.
 . "$(dirname "$0")/lib.sh"
 need_cuda
 command -v cmake >/dev/null 2>&1 || skip "no cmake"
@@ -90,4 +92,13 @@ sed -n '/^\[target internal\]/,/^$/p' cugen.ini | grep -q '^headers' && { cat cu
 run "$CUGEN" setup -B b --prefix "$WORK/h/pre"
 build b install >/dev/null
 [ -f "$WORK/h/pre/include/pub.h" ] || die "ninja install did not install pub.h"
+
+note "include(CTest): no warning for CMake's own targets"
+mkdir -p "$WORK/ct"
+cd "$WORK/ct" || exit 1
+printf 'cmake_minimum_required(VERSION 3.18)\nproject(ct LANGUAGES CXX)\ninclude(CTest)\nadd_executable(app main.cpp)\nadd_test(NAME t COMMAND app)\nadd_custom_target(mine COMMAND true)\n' >CMakeLists.txt
+echo 'int main() { return 0; }' >main.cpp
+"$CUGEN" import . >out.txt 2>&1 || { cat out.txt; die "import failed"; }
+grep -q '; 1 warning$' out.txt && grep -q "warning: target 'mine' (UTILITY: a custom target) is not imported" out.txt ||
+	{ cat out.txt; die "include(CTest): not the one warning for the project's own custom target"; }
 echo ok
