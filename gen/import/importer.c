@@ -208,13 +208,17 @@ static void plan_installs(Im *im)
 	/* what is installed first: a header goes to an installed library
 	 * where one's include directory holds it (ggml's went to the first
 	 * library in build order, one not installed: none was installed) */
+	gboolean any = FALSE;
 	for (guint i = 0; i < im->p->installs->len; i++) {
 		CmInstall *in = g_ptr_array_index(im->p->installs, i);
 		ImTarget *t = !strcmp(in->type, "target") && in->target ? g_hash_table_lookup(im->targets, in->target)
 									: NULL;
 		if (t)
-			t->installed = TRUE;
+			t->installed = any = TRUE;
 	}
+	if (!any && im->order->len)
+		im_warn(im, NULL, "no install(TARGETS) rule: every target is imported with install = no (ninja "
+			"install installs nothing; set install = yes where it should)");
 	for (guint i = 0; i < im->p->installs->len; i++) {
 		CmInstall *in = g_ptr_array_index(im->p->installs, i);
 		if (!strcmp(in->type, "target"))

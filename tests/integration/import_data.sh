@@ -12,7 +12,8 @@
 # holds them, not to the first library in build order (not installed:
 # ninja install then installed none of them). include(CTest)'s
 # dashboard targets are CMake's module's, not the project's: no warning
-# (there were 28); the project's own custom target still gets one.
+# (there were 28); the project's own custom target still gets one. A
+# project without install(TARGETS) gets one warning saying install = no.
 . "$(dirname "$0")/lib.sh"
 need_cuda
 command -v cmake >/dev/null 2>&1 || skip "no cmake"
@@ -96,9 +97,15 @@ build b install >/dev/null
 note "include(CTest): no warning for CMake's own targets"
 mkdir -p "$WORK/ct"
 cd "$WORK/ct" || exit 1
-printf 'cmake_minimum_required(VERSION 3.18)\nproject(ct LANGUAGES CXX)\ninclude(CTest)\nadd_executable(app main.cpp)\nadd_test(NAME t COMMAND app)\nadd_custom_target(mine COMMAND true)\n' >CMakeLists.txt
+printf 'cmake_minimum_required(VERSION 3.18)\nproject(ct LANGUAGES CXX)\ninclude(CTest)\nadd_executable(app main.cpp)\nadd_test(NAME t COMMAND app)\ninstall(TARGETS app)\nadd_custom_target(mine COMMAND true)\n' >CMakeLists.txt
 echo 'int main() { return 0; }' >main.cpp
 "$CUGEN" import . >out.txt 2>&1 || { cat out.txt; die "import failed"; }
 grep -q '; 1 warning$' out.txt && grep -q "warning: target 'mine' (UTILITY: a custom target) is not imported" out.txt ||
 	{ cat out.txt; die "include(CTest): not the one warning for the project's own custom target"; }
+
+note "no install rule: one warning"
+sed -i '/^install(TARGETS app)$/d' CMakeLists.txt
+"$CUGEN" import --force . >out.txt 2>&1 || { cat out.txt; die "import failed"; }
+grep -q "warning: no install(TARGETS) rule: every target is imported with install = no" out.txt ||
+	{ cat out.txt; die "no word for a project without install rules"; }
 echo ok
