@@ -142,6 +142,11 @@ static void link_item(Im *im, ImTarget *t, const char *item, gboolean public, Im
 			 * library calling the runtime API) names it */
 			if (!t->cuda)
 				im_add_once(public ? l->libs : l->private_libs, lib);
+			else if (!strcmp(lib, "cudart"))
+				/* a CUDA target naming the shared runtime: CMake
+				 * links libcudart.so before its static runtime,
+				 * whose symbols then go unused */
+				im->cudart_shared = TRUE;
 		} else {
 			const char *name = !strcmp(lib, "cuda_driver") ? "cuda" : lib;
 			im_add_once(public ? l->libs : l->private_libs, name);

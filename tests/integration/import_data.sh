@@ -14,6 +14,8 @@
 # dashboard targets are CMake's module's, not the project's: no warning
 # (there were 28); the project's own custom target still gets one. A
 # project without install(TARGETS) gets one warning saying install = no.
+# A CUDA program that links CUDA::cudart (the shared runtime) gets
+# cudart = shared, as CMake's links libcudart.so (it became static).
 . "$(dirname "$0")/lib.sh"
 need_cuda
 command -v cmake >/dev/null 2>&1 || skip "no cmake"
@@ -108,4 +110,15 @@ sed -i '/^install(TARGETS app)$/d' CMakeLists.txt
 "$CUGEN" import --force . >out.txt 2>&1 || { cat out.txt; die "import failed"; }
 grep -q "warning: no install(TARGETS) rule: every target is imported with install = no" out.txt ||
 	{ cat out.txt; die "no word for a project without install rules"; }
+
+note "a CUDA target linking CUDA::cudart: the shared runtime"
+mkdir -p "$WORK/rt"
+cd "$WORK/rt" || exit 1
+printf 'cmake_minimum_required(VERSION 3.18)\nproject(rt LANGUAGES CXX CUDA)\nset(CMAKE_CUDA_ARCHITECTURES 80)\nfind_package(CUDAToolkit REQUIRED)\nadd_executable(app k.cu)\ntarget_link_libraries(app PRIVATE CUDA::cudart)\ninstall(TARGETS app)\n' >CMakeLists.txt
+printf '__global__ void k() {}\nint main() { k<<<1, 1>>>(); return 0; }\n' >k.cu
+"$CUGEN" import . >out.txt 2>&1 || { cat out.txt; die "import failed"; }
+grep -qx 'cudart = shared' cugen.ini || { cat cugen.ini; die "CUDA::cudart did not give cudart = shared"; }
+run "$CUGEN" setup -B b
+build b >/dev/null
+readelf -d b/app | grep -q 'NEEDED.*libcudart\.so' || die "the program does not need libcudart.so"
 echo ok
