@@ -644,44 +644,60 @@ CmProject *cmake_describe(const char *scratch, const char *srcdir, char **args, 
 		cg_error(err, "cannot write the File API query in %s", scratch);
 		goto fail;
 	}
-	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
-	g_ptr_array_add(argv, g_strdup("cmake"));
-	g_ptr_array_add(argv, g_strdup("-S"));
-	g_ptr_array_add(argv, g_strdup(p->srcdir));
-	g_ptr_array_add(argv, g_strdup("-B"));
-	g_ptr_array_add(argv, g_strdup(p->builddir));
-	gboolean generator = FALSE;
-	for (char **a = args; a && *a; a++)
-		generator |= g_str_has_prefix(*a, "-G");
-	char *ninja = g_find_program_in_path("ninja");
-	if (!generator && ninja) {
-		g_ptr_array_add(argv, g_strdup("-G"));
-		g_ptr_array_add(argv, g_strdup("Ninja"));
-	}
-	g_free(ninja);
-	g_ptr_array_add(argv, g_strconcat("-DCMAKE_PROJECT_INCLUDE=", script, NULL));
-	g_ptr_array_add(argv, g_strconcat("-DCUGEN_IMPORT_DUMP=", dump, NULL));
-	for (char **a = args; a && *a; a++)
-		g_ptr_array_add(argv, g_strdup(*a));
-	if (more)
-		g_ptr_array_add(argv, g_strdup(more));
-	g_ptr_array_add(argv, NULL);
 	char *out = NULL, *errout = NULL;
-	int status = 0;
-	GError *e = NULL;
-	ok = cg_spawn_bounded(scratch, (const char *const *)argv->pdata, G_SPAWN_SEARCH_PATH, &out, &errout, &status,
-			      &e);
-	g_ptr_array_unref(argv);
-	if (!ok) {
-		cg_error(err, "cannot run cmake: %s", e->message);
-		g_error_free(e);
-	} else if (!g_spawn_check_wait_status(status, NULL)) {
-		char *t = tail_lines(out, errout, 12);
-		cg_error(err, "cmake could not configure %s; it said:%s", p->srcdir, t);
-		g_free(t);
-		ok = FALSE;
-	} else {
-		ok = read_reply(p, dump, err);
+	/* (again without the global imported targets where the project
+	 * cannot have them: a package found twice in sibling directories) */
+	for (int global = 1; global >= 0; global--) {
+		g_free(out);
+		g_free(errout);
+		out = errout = NULL;
+		GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
+		g_ptr_array_add(argv, g_strdup("cmake"));
+		g_ptr_array_add(argv, g_strdup("-S"));
+		g_ptr_array_add(argv, g_strdup(p->srcdir));
+		g_ptr_array_add(argv, g_strdup("-B"));
+		g_ptr_array_add(argv, g_strdup(p->builddir));
+		gboolean generator = FALSE;
+		for (char **a = args; a && *a; a++)
+			generator |= g_str_has_prefix(*a, "-G");
+		char *ninja = g_find_program_in_path("ninja");
+		if (!generator && ninja) {
+			g_ptr_array_add(argv, g_strdup("-G"));
+			g_ptr_array_add(argv, g_strdup("Ninja"));
+		}
+		g_free(ninja);
+		g_ptr_array_add(argv, g_strconcat("-DCMAKE_PROJECT_INCLUDE=", script, NULL));
+		g_ptr_array_add(argv, g_strconcat("-DCUGEN_IMPORT_DUMP=", dump, NULL));
+		/* a find_package in a subdirectory makes imported targets only
+		 * it sees (ggml's OpenMP::OpenMP_CXX, NCCL::NCCL): global, the
+		 * dump at the top directory's end reads what they link (CMake
+		 * >= 3.24; the project's own -D comes after and wins) */
+		g_ptr_array_add(argv, g_strdup_printf("-DCMAKE_FIND_PACKAGE_TARGETS_GLOBAL=%s", global ? "ON" : "OFF"));
+		for (char **a = args; a && *a; a++)
+			g_ptr_array_add(argv, g_strdup(*a));
+		if (more)
+			g_ptr_array_add(argv, g_strdup(more));
+		g_ptr_array_add(argv, NULL);
+		int status = 0;
+		GError *e = NULL;
+		ok = cg_spawn_bounded(scratch, (const char *const *)argv->pdata, G_SPAWN_SEARCH_PATH, &out, &errout,
+				      &status, &e);
+		g_ptr_array_unref(argv);
+		if (!ok) {
+			cg_error(err, "cannot run cmake: %s", e->message);
+			g_error_free(e);
+			break;
+		}
+		if (g_spawn_check_wait_status(status, NULL)) {
+			ok = read_reply(p, dump, err);
+			break;
+		}
+		if (!global) {
+			char *t = tail_lines(out, errout, 12);
+			cg_error(err, "cmake could not configure %s; it said:%s", p->srcdir, t);
+			g_free(t);
+			ok = FALSE;
+		}
 	}
 	g_free(out);
 	g_free(errout);

@@ -16,6 +16,9 @@
 # project without install(TARGETS) gets one warning saying install = no.
 # A CUDA program that links CUDA::cudart (the shared runtime) gets
 # cudart = shared, as CMake's links libcudart.so (it became static).
+# An imported target a subdirectory's find_package makes (OpenMP, as in
+# ggml) gives its libraries (libgomp was dropped: the link failed); a
+# project whose packages cannot be global still imports.
 . "$(dirname "$0")/lib.sh"
 need_cuda
 command -v cmake >/dev/null 2>&1 || skip "no cmake"
@@ -121,4 +124,26 @@ grep -qx 'cudart = shared' cugen.ini || { cat cugen.ini; die "CUDA::cudart did n
 run "$CUGEN" setup -B b
 build b >/dev/null
 readelf -d b/app | grep -q 'NEEDED.*libcudart\.so' || die "the program does not need libcudart.so"
+
+note "find_package in a subdirectory: its imported targets' libraries"
+mkdir -p "$WORK/omp/sub"
+cd "$WORK/omp" || exit 1
+printf 'cmake_minimum_required(VERSION 3.18)\nproject(omp LANGUAGES CXX)\nadd_subdirectory(sub)\n' >CMakeLists.txt
+printf 'find_package(OpenMP REQUIRED)\nadd_executable(app main.cpp)\ntarget_link_libraries(app PRIVATE OpenMP::OpenMP_CXX)\ninstall(TARGETS app)\n' >sub/CMakeLists.txt
+printf '#include <omp.h>\nint main() { int n = 0;\n#pragma omp parallel\n{ n = omp_get_num_threads(); }\nreturn n > 0 ? 0 : 1; }\n' >sub/main.cpp
+"$CUGEN" import . >out.txt 2>&1 || { cat out.txt; die "import failed"; }
+grep -q '^private_libs = gomp' cugen.ini || { cat out.txt cugen.ini; die "OpenMP's libgomp was dropped"; }
+run "$CUGEN" setup -B b
+build b >/dev/null
+b/app || die "the OpenMP program does not run"
+# a Find module without a guard, in two directories: not global
+mkdir -p "$WORK/tw/cmake" "$WORK/tw/a" "$WORK/tw/b"
+cd "$WORK/tw" || exit 1
+printf 'add_library(Foo::Foo INTERFACE IMPORTED)\nset(Foo_FOUND TRUE)\n' >cmake/FindFoo.cmake
+printf 'cmake_minimum_required(VERSION 3.18)\nproject(tw LANGUAGES CXX)\nlist(APPEND CMAKE_MODULE_PATH ${CMAKE_SOURCE_DIR}/cmake)\nadd_subdirectory(a)\nadd_subdirectory(b)\n' >CMakeLists.txt
+for d in a b; do
+	printf 'find_package(Foo REQUIRED)\nadd_executable(app%s m.cpp)\ntarget_link_libraries(app%s Foo::Foo)\ninstall(TARGETS app%s)\n' $d $d $d >$d/CMakeLists.txt
+	echo 'int main() { return 0; }' >$d/m.cpp
+done
+"$CUGEN" import . >out.txt 2>&1 || { cat out.txt; die "a project whose packages cannot be global did not import"; }
 echo ok
