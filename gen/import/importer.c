@@ -771,8 +771,6 @@ int cmd_import(int argc, char **argv)
 	choose_cuda(&im);
 	plan_installs(&im);
 	probe_archs(&im, scratch, srcdir, args);
-	cg_rm_tree(scratch);
-	g_free(scratch);
 	int status = 0;
 	if (!im.order->len) {
 		fprintf(stderr, "cugen: error: %s: CMake builds no executable or library there\n", srcdir);
@@ -789,6 +787,9 @@ int cmd_import(int argc, char **argv)
 		}
 		g_string_free(text, TRUE);
 	}
+	/* (after the file: its warnings name what configure wrote there) */
+	cg_rm_tree(scratch);
+	g_free(scratch);
 	g_ptr_array_unref(all);
 	g_ptr_array_unref(im.order);
 	g_hash_table_unref(im.targets);

@@ -575,9 +575,29 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 				continue;
 			if (g_str_has_prefix(dir, im->p->builddir)) {
 				char *b = cg_relpath(dir, im->p->builddir);
+				/* the headers configure wrote there, by name, and what
+				 * to do: the first build would not find them */
+				GString *names = g_string_new(NULL);
+				GDir *gd = g_dir_open(dir, 0, NULL);
+				guint nh = 0;
+				for (const char *n; gd && (n = g_dir_read_name(gd));) {
+					char *f = g_build_filename(dir, n, NULL);
+					if (g_file_test(f, G_FILE_TEST_IS_REGULAR) && strchr(n, '.') &&
+					    strcmp(n, "CMakeCache.txt") && !g_str_has_suffix(n, ".ninja") &&
+					    !g_str_has_suffix(n, ".cmake") && nh++ < 3)
+						g_string_append_printf(names, "%s%s", names->len ? ", " : "", n);
+					g_free(f);
+				}
+				if (gd)
+					g_dir_close(gd);
+				if (nh > 3)
+					g_string_append_printf(names, " and %u more", nh - 3);
 				im_warn(im, g_ptr_array_index(g->include_where, i), "target '%s': include directory "
 					"%s is in CMake's build directory (configure_file or a custom command writes "
-					"headers there): not imported", c->name, *b ? b : ".");
+					"headers there%s%s): not imported; copy %s into the project and name that "
+					"directory in include", c->name, *b ? b : ".", nh ? ": " : "", names->str,
+					nh ? "them" : "what it holds");
+				g_string_free(names, TRUE);
 				g_free(b);
 				im_add_once(inc, dir);
 				continue;
