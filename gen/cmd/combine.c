@@ -308,6 +308,46 @@ static gboolean keep_copies(const char *builddir, GPtrArray *copies, GError **er
 	return TRUE;
 }
 
+/* What an import takes from a shard: the place-image arguments, the
+ * kept copies' paths (the edge's inputs) and copies for keep_copies
+ * (source, name, hash). */
+typedef struct {
+	GString *args;
+	GPtrArray *srcs, *copies;
+	const char *builddir;
+} Taken;
+
+/* One file of the shard (name below images/, its manifest hash), read
+ * without following a link and checked now, not half-way through the
+ * build; what of the file it is (an image, a host stub) for the error. */
+static gboolean take_file(Shard *s, const char *name, const char *hash, const char *what, Taken *t, GError **err)
+{
+	char *src = g_build_filename(s->dir, "images", name, NULL);
+	gsize len = 0;
+	char *data = cg_read_regular(src, CG_READ_MAX, TRUE, &len, NULL);
+	char *sum = data ? cg_hash_hex(data, len) : NULL;
+	g_free(data);
+	gboolean good = sum && hash && strcmp(sum, hash) == 0;
+	if (!good)
+		cg_error(err, "shard '%s': %s '%s' is %s", s->dir, what, name,
+			 sum ? "corrupt (its hash differs from the manifest)" : "missing or not a regular file");
+	g_free(sum);
+	if (!good) {
+		g_free(src);
+		return FALSE;
+	}
+	char *rel = g_build_filename(KEPT, name, NULL);
+	char *kept = g_build_filename(t->builddir, rel, NULL);
+	cg_sh_append(t->args, kept);
+	cg_sh_append(t->args, name);
+	cg_sh_append(t->args, hash);
+	g_ptr_array_add(t->srcs, kept);
+	g_ptr_array_add(t->copies, src);
+	g_ptr_array_add(t->copies, rel);
+	g_ptr_array_add(t->copies, g_strdup(hash));
+	return TRUE;
+}
+
 /* Replace a device edge by the import of its shard's files (kept in the
  * build directory by keep_copies: copies gets source, name, hash). */
 static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, gboolean stub_needed, Rule *import,
@@ -316,101 +356,43 @@ static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, gboole
 	gsize nf = 0, nh = 0;
 	char **files = g_key_file_get_string_list(s->m, image, "files", &nf, NULL);
 	char **hashes = g_key_file_get_string_list(s->m, image, "file_hashes", &nh, NULL);
-	if (!files || nf != nh) {
-		cg_error(err, "shard '%s': the manifest entry of '%s' lists no files", s->dir, image);
-		g_strfreev(files);
-		g_strfreev(hashes);
-		return FALSE;
-	}
-	/* exactly the files this build's edge makes, nothing else */
-	char **want = shard_image_files(e);
-	char *want_stub = shard_image_stub(e);
 	char *stub = g_key_file_get_string(s->m, image, "stub", NULL);
-	gboolean same = g_strv_equal((const char *const *)want, (const char *const *)files) &&
-			(!stub || strcmp(stub, want_stub) == 0);
-	g_strfreev(want);
-	g_free(want_stub);
-	if (!same) {
+	char *stub_hash = g_key_file_get_string(s->m, image, "stub_hash", NULL);
+	Taken t = { g_string_new(NULL), g_ptr_array_new_with_free_func(g_free), copies, builddir };
+	gboolean ok = files && nf == nh;
+	if (!ok)
+		cg_error(err, "shard '%s': the manifest entry of '%s' lists no files", s->dir, image);
+	/* exactly the files this build's edge makes, nothing else */
+	char **want = ok ? shard_image_files(e) : NULL;
+	char *want_stub = ok ? shard_image_stub(e) : NULL;
+	ok = ok && g_strv_equal((const char *const *)want, (const char *const *)files) &&
+	     (!stub || strcmp(stub, want_stub) == 0);
+	if (!ok && want)
 		cg_error(err, "shard '%s': the manifest entry of '%s' (%s) names other files than this build's "
 			      "edge makes: refused", s->dir, image, e->arch);
-		g_free(stub);
-		g_strfreev(files);
-		g_strfreev(hashes);
-		return FALSE;
-	}
-	GString *args = g_string_new(NULL);
-	GPtrArray *srcs = g_ptr_array_new_with_free_func(g_free);
-	for (gsize i = 0; i < nf; i++) {
-		char *src = g_build_filename(s->dir, "images", files[i], NULL);
-		/* a missing or damaged image is refused now, not half-way */
-		gsize len = 0;
-		char *data = cg_read_regular(src, CG_READ_MAX, TRUE, &len, NULL);
-		char *sum = data ? cg_hash_hex(data, len) : NULL;
-		g_free(data);
-		gboolean good = sum && strcmp(sum, hashes[i]) == 0;
-		if (!good)
-			cg_error(err, "shard '%s': image '%s' is %s", s->dir, files[i],
-				 sum ? "corrupt (its hash differs from the manifest)" : "missing");
-		g_free(sum);
-		if (!good) {
-			g_free(src);
-			g_free(stub);
-			g_ptr_array_free(srcs, TRUE);
-			g_string_free(args, TRUE);
-			g_strfreev(files);
-			g_strfreev(hashes);
-			return FALSE;
-		}
-		char *rel = g_build_filename(KEPT, files[i], NULL);
-		char *kept = g_build_filename(builddir, rel, NULL);
-		cg_sh_append(args, kept);
-		cg_sh_append(args, files[i]);
-		cg_sh_append(args, hashes[i]);
-		g_ptr_array_add(srcs, kept);
-		g_ptr_array_add(copies, src);
-		g_ptr_array_add(copies, rel);
-		g_ptr_array_add(copies, g_strdup(hashes[i]));
-	}
+	g_strfreev(want);
+	g_free(want_stub);
+	for (gsize i = 0; ok && i < nf; i++)
+		ok = take_file(s, files[i], hashes[i], "image", &t, err);
 	/* the host stub: host code the build compiles, so hashed and
 	 * checked like the images; present where this build's stub edge
 	 * reads it (checks and build agree) */
-	char *stub_hash = stub ? g_key_file_get_string(s->m, image, "stub_hash", NULL) : NULL;
-	if (stub_needed && !stub)
+	if (ok && stub_needed && !stub)
 		cg_error(err, "shard '%s': the manifest entry of '%s' (%s) has no host stub, which this build "
 			      "compiles: refused", s->dir, image, e->arch);
-	else if (stub && !stub_hash)
+	else if (ok && stub && !stub_hash)
 		cg_error(err, "shard '%s': the manifest entry of '%s' (%s) names a host stub without its hash: "
 			      "refused", s->dir, image, e->arch);
-	if (stub && stub_hash) {
-		char *src = g_build_filename(s->dir, "images", stub, NULL);
-		gsize len = 0;
-		char *data = cg_read_regular(src, CG_READ_MAX, TRUE, &len, NULL);
-		char *sum = data ? cg_hash_hex(data, len) : NULL;
-		g_free(data);
-		if (!sum || strcmp(sum, stub_hash) != 0) {
-			cg_error(err, "shard '%s': host stub '%s' is %s", s->dir, stub,
-				 sum ? "corrupt (its hash differs from the manifest)" : "missing or not a regular file");
-			g_free(src);
-		} else {
-			char *rel = g_build_filename(KEPT, stub, NULL);
-			char *kept = g_build_filename(builddir, rel, NULL);
-			cg_sh_append(args, kept);
-			cg_sh_append(args, stub);
-			cg_sh_append(args, stub_hash);
-			g_ptr_array_add(srcs, kept);
-			g_ptr_array_add(copies, src);
-			g_ptr_array_add(copies, rel);
-			g_ptr_array_add(copies, g_strdup(stub_hash));
-		}
-		g_free(sum);
-	}
+	else if (ok && stub)
+		take_file(s, stub, stub_hash, "host stub", &t, err);
+	ok = !*err;
 	g_free(stub_hash);
-	if (*err) {
-		g_free(stub);
-		g_ptr_array_free(srcs, TRUE);
-		g_string_free(args, TRUE);
-		g_strfreev(files);
-		g_strfreev(hashes);
+	g_free(stub);
+	g_strfreev(files);
+	g_strfreev(hashes);
+	if (!ok) {
+		g_ptr_array_free(t.srcs, TRUE);
+		g_string_free(t.args, TRUE);
 		return FALSE;
 	}
 	char *id = g_key_file_get_string(s->m, image, "module_id", NULL);
@@ -421,18 +403,15 @@ static gboolean to_import(Graph *g, Edge *e, Shard *s, const char *image, gboole
 	for (guint i = EDGE_LEN(e->implicit_ins); i-- > 0;)
 		if (g_str_has_suffix(EDGE_AT(e->implicit_ins, i), ".ii"))
 			edge_remove_at(e->implicit_ins, i);
-	for (guint i = 0; i < srcs->len; i++)
-		edge_in(e, g_ptr_array_index(srcs, i));
+	for (guint i = 0; i < t.srcs->len; i++)
+		edge_in(e, g_ptr_array_index(t.srcs, i));
 	char *qid = cg_sh_quote(id ? id : "");
 	edge_var(e, "id", qid);
-	edge_var(e, "files", args->str);
+	edge_var(e, "files", t.args->str);
 	g_free(qid);
 	g_free(id);
-	g_free(stub);
-	g_ptr_array_free(srcs, TRUE);
-	g_string_free(args, TRUE);
-	g_strfreev(files);
-	g_strfreev(hashes);
+	g_ptr_array_free(t.srcs, TRUE);
+	g_string_free(t.args, TRUE);
 	return TRUE;
 }
 

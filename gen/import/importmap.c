@@ -113,20 +113,25 @@ char *im_rel(Im *im, const char *path)
 /* "key = WORD..." through cugen.ini's one writer (confwrite.c): each
  * word spelled for the key's reader, or left out with one warning where
  * cugen.ini cannot say it (a line break, a control character, ...). */
+/* One word of key's value into v, or a warning at where. */
+static gboolean put_word(Im *im, const CmWhere *where, GString *v, const char *key, const char *w, IniSyntax syn)
+{
+	if (ini_put_word(v, w, syn))
+		return TRUE;
+	char *shown = g_strescape(w, NULL);
+	im_warn(im, where, "%s: '%.200s' cannot be written in cugen.ini (a line break, a control character or "
+		"quotes its reader cannot hold): left out", key, shown);
+	g_free(shown);
+	return FALSE;
+}
+
 void im_put_key(Im *im, const CmWhere *where, GString *o, const char *key, GPtrArray *words, IniSyntax syn)
 {
 	if (!words || !words->len)
 		return;
 	GString *v = g_string_new(NULL);
-	for (guint i = 0; i < words->len; i++) {
-		const char *w = g_ptr_array_index(words, i);
-		if (!ini_put_word(v, w, syn)) {
-			char *shown = g_strescape(w, NULL);
-			im_warn(im, where, "%s: '%.200s' cannot be written in cugen.ini (a line break, a control "
-				"character or quotes its reader cannot hold): left out", key, shown);
-			g_free(shown);
-		}
-	}
+	for (guint i = 0; i < words->len; i++)
+		put_word(im, where, v, key, g_ptr_array_index(words, i), syn);
 	if (v->len)
 		g_string_append_printf(o, "%s =%s\n", key, v->str);
 	g_string_free(v, TRUE);
@@ -417,11 +422,7 @@ static void put_arch_key(Im *im, const CmWhere *where, GString *o, const char *k
 		char *arch = g_strndup(e, (gsize)(tab - e));
 		char *item = paths ? im_rel(im, tab + 1) : g_strdup(tab + 1);
 		GString *w = g_string_new(NULL);
-		if (!ini_put_word(w, item, paths ? INI_LIST : INI_DEFINES)) {
-			char *shown = g_strescape(item, NULL);
-			im_warn(im, where, "%s: '%.200s' cannot be written in cugen.ini (a line break, a control "
-				"character or quotes its reader cannot hold): left out", key, shown);
-			g_free(shown);
+		if (!put_word(im, where, w, key, item, paths ? INI_LIST : INI_DEFINES)) {
 			g_free(arch);
 		} else {
 			if (!last || strcmp(last, arch))

@@ -54,6 +54,10 @@ gboolean ch_lookups(const Request *r, const char *includer, const char *data, gs
 gboolean ch_lookups_hold(const char *line);
 
 /* cachedirect.c */
+struct stat;
+/* Whether the file's mtime or ctime is at or after (sec, nsec): changed
+ * since a lookup began (the direct mode's guard). */
+gboolean ch_changed_since(const struct stat *sb, gint64 sec, glong nsec);
 int ch_direct_get(const char *kind, Request *rq);
 int ch_direct_put(const char *kind, Request *rq);
 

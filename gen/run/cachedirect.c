@@ -272,7 +272,7 @@ int ch_direct_get(const char *kind, Request *rq)
 	return rc;
 }
 
-static gboolean changed_since(const struct stat *sb, gint64 sec, glong nsec)
+gboolean ch_changed_since(const struct stat *sb, gint64 sec, glong nsec)
 {
 	const struct timespec *t[] = { &sb->st_mtim, &sb->st_ctim };
 	for (gsize i = 0; i < G_N_ELEMENTS(t); i++)
@@ -310,7 +310,7 @@ static char *header_lines(const Request *r, const char *depfile, gint64 sec, glo
 		struct stat sb;
 		gsize len = 0;
 		char *data = NULL;
-		ok = !strchr(p, '\n') && stat(p, &sb) == 0 && !changed_since(&sb, sec, nsec) &&
+		ok = !strchr(p, '\n') && stat(p, &sb) == 0 && !ch_changed_since(&sb, sec, nsec) &&
 		     g_file_get_contents(p, &data, &len, NULL) && !names_time(data, len);
 		if (ok) {
 			char *h = cg_hash_hex(data, len);

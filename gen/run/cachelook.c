@@ -31,15 +31,6 @@ static gboolean header_at(const char *path, struct stat *sb)
 	return stat(path, sb) == 0 && !S_ISDIR(sb->st_mode);
 }
 
-static gboolean after(const struct stat *sb, gint64 sec, glong nsec)
-{
-	const struct timespec *t[] = { &sb->st_mtim, &sb->st_ctim };
-	for (gsize i = 0; i < G_N_ELEMENTS(t); i++)
-		if (t[i]->tv_sec > sec || (t[i]->tv_sec == sec && t[i]->tv_nsec >= nsec))
-			return TRUE;
-	return FALSE;
-}
-
 static const char *search_dir(const Request *r, int k)
 {
 	return g_str_has_prefix(r->keys[k], "search=") ? r->keys[k] + strlen("search=") : NULL;
@@ -64,7 +55,7 @@ static gboolean place(Look *l, const char *path, gboolean probe)
 	}
 	/* found now, but made while the preprocess ran: it may have found
 	 * nothing there, or other bytes */
-	if (after(&sb, l->sec, l->nsec))
+	if (ch_changed_since(&sb, l->sec, l->nsec))
 		l->ok = FALSE;
 	if (probe && g_hash_table_add(l->seen, g_strconcat("x ", path, NULL)))
 		g_string_append_printf(l->out, "x %s\n", path);
