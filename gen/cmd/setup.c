@@ -284,7 +284,22 @@ static void early_spec_drop(Generated *gen)
 }
 
 
+static gboolean generate(SetupArgs *a, Generated *gen, GError **err);
+
 gboolean setup_generate(SetupArgs *a, Generated *gen, GError **err)
+{
+	GError *e = NULL;
+	gboolean ok = generate(a, gen, &e);
+	/* never a silent failure (setup, plan and combine exited 0 with no
+	 * word where a reader returned FALSE and said nothing) */
+	if (!ok && !e)
+		cg_error(&e, "internal error: setup failed without saying why (a bug of cugen)");
+	if (e)
+		g_propagate_error(err, e);
+	return ok;
+}
+
+static gboolean generate(SetupArgs *a, Generated *gen, GError **err)
 {
 	memset(gen, 0, sizeof *gen);
 	cg_timing("start");

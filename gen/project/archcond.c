@@ -20,14 +20,18 @@ static gboolean has_conditions(const Target *t)
 	return FALSE;
 }
 
-static gboolean in_set(const ArchSet *set, const char *id)
+/* Whether set holds one of ids (archs separated by blanks) */
+static gboolean in_set(const ArchSet *set, const char *ids)
 {
+	char **w = g_strsplit(ids, " ", -1);
 	gboolean in = FALSE;
 	for (guint i = 0; !in && i < set->archs->len; i++) {
 		char *a = arch_id(&g_array_index(set->archs, Arch, i));
-		in = strcmp(a, id) == 0;
+		for (guint k = 0; w[k] && !in; k++)
+			in = strcmp(a, w[k]) == 0;
 		g_free(a);
 	}
+	g_strfreev(w);
 	return in;
 }
 
@@ -44,14 +48,19 @@ gboolean config_apply_archs(Config *c, const struct ArchToolkit *at, GError **er
 		 * file or define silently */
 		for (guint i = 0; i < t->sources->len; i++) {
 			Source *s = g_ptr_array_index(t->sources, i);
-			char *list = NULL;
-			if (s->arch_if && !arch_supported(at, s->arch_if, &list)) {
-				cg_error_at(err, s->loc.file, s->loc.line, "arch_sources: arch '%s' (of %s) is not one this "
-					    "CUDA toolkit compiles (supported: %s)", s->arch_if, s->rel, list);
-				g_free(list);
-				archset_free(set);
-				return FALSE;
+			char **ids = s->arch_if ? g_strsplit(s->arch_if, " ", -1) : NULL;
+			for (guint k = 0; ids && ids[k]; k++) {
+				char *list = NULL;
+				if (!arch_supported(at, ids[k], &list)) {
+					cg_error_at(err, s->loc.file, s->loc.line, "arch_sources: arch '%s' (of %s) is not "
+						    "one this CUDA toolkit compiles (supported: %s)", ids[k], s->rel, list);
+					g_free(list);
+					g_strfreev(ids);
+					archset_free(set);
+					return FALSE;
+				}
 			}
+			g_strfreev(ids);
 		}
 		for (guint i = 0; i < t->arch_defines->len; i++) {
 			const char *d = g_ptr_array_index(t->arch_defines, i), *tab = strchr(d, '\t');

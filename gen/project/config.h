@@ -30,7 +30,7 @@ typedef struct {
 	Loc loc;    /* the `sources` line that named it */
 	char *real; /* its real path, when a symbolic link led to it */
 	char *arch_if; /* arch_sources: built only where the target's arch set
-			* holds this arch ("75"), else NULL */
+			* holds one of these archs ("75", "80 90"), else NULL */
 } Source;
 
 /* Where each continuation line of a value (an indented line that goes

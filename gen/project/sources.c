@@ -259,12 +259,29 @@ static gboolean read_source_word(Config *c, Target *t, Entry *e, const char *w, 
 			ok = FALSE;
 		} else if (g_hash_table_contains(owner, f) || (real && g_hash_table_contains(owner, real))) {
 			Target *o = g_hash_table_lookup(owner, g_hash_table_contains(owner, f) ? f : real);
-			if (o == t)
+			Source *had = NULL;
+			for (guint i = 0; o == t && arch && i < t->sources->len && !had; i++) {
+				Source *x = g_ptr_array_index(t->sources, i);
+				if (x->arch_if && (strcmp(x->abs, f) == 0 || (real && x->real && strcmp(x->real, real) == 0)))
+					had = x;
+			}
+			if (had) {
+				/* arch_sources = 80: a.cu 90: a.cu -- built where the
+				 * set holds any of them */
+				char *w2 = g_strconcat(" ", had->arch_if, " ", NULL), *a2 = g_strconcat(" ", arch, " ", NULL);
+				if (!strstr(w2, a2)) {
+					char *n = g_strconcat(had->arch_if, " ", arch, NULL);
+					g_free(had->arch_if);
+					had->arch_if = n;
+				}
+				g_free(w2);
+				g_free(a2);
+			} else if (o == t)
 				cf_word_error(err, e, w, TRUE, "source '%s' is listed twice in target '%s'", rel, t->name);
 			else
 				cf_word_error(err, e, w, FALSE, "source '%s' is already in target '%s' (line %d)",
 					    rel, o->name, o->loc.line);
-			ok = FALSE;
+			ok = had != NULL;
 		} else {
 			Source *s = g_new0(Source, 1);
 			s->abs = g_strdup(f);

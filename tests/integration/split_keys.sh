@@ -8,7 +8,9 @@
 # symbols, and the C++ TU the same object. (cuda_sources under split = tu
 # once compiled as plain C++.) -lineinfo is left out: the per-arch graph
 # names sources project-relative in line info, one nvcc per TU as nvcc
-# does, so those images differ by design.
+# does, so those images differ by design. One file may be listed under
+# several arch tags (80: f 90: f, "for every arch from 80"): built where
+# the set holds any of them (it was "listed twice").
 . "$(dirname "$0")/lib.sh"
 need_cuda
 P=$WORK/p
@@ -95,4 +97,12 @@ for d in arch tu; do
 done
 cmp -s arch.syms tu.syms || { diff arch.syms tu.syms; die "the library's exported symbols differ between the modes"; }
 grep -q sm80_value arch.syms || die "arch_sources' file was not built"
+
+note "one file under several arch tags"
+sed -i 's|^arch_sources = 80: src/sm80.cu$|arch_sources = 80: src/sm80.cu 90: src/sm80.cu|' cugen.ini
+grep -q '^arch_sources = 80: src/sm80.cu 90: src/sm80.cu$' cugen.ini || die "the test did not edit cugen.ini"
+run "$CUGEN" setup -B any -D cuda.archs="75 90"
+grep -q 'sm80\.cu\.p/sm_90\.cubin' any/build.ninja || die "a file of arch tags 80 and 90 is not built for the set 75 90"
+run "$CUGEN" setup -B none -D cuda.archs=75
+grep -q 'sm80\.cu' none/build.ninja && die "a file of arch tags 80 and 90 is built for the set 75"
 echo ok
