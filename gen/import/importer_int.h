@@ -1,6 +1,7 @@
 /* importer_int.h -- what importer.c (the command, the project's
- * sections) and importmap.c (a target's section) share while `cugen
- * import` writes cugen.ini. */
+ * sections), importmap.c (a target's section), importlink.c (its link
+ * items) and importinst.c (what is installed) share while `cugen import`
+ * writes cugen.ini. */
 #ifndef CUGEN_IMPORTER_INT_H
 #define CUGEN_IMPORTER_INT_H
 
@@ -79,6 +80,9 @@ void im_add_once(GPtrArray *a, const char *s);
 char *im_build_item(const char *item, gboolean *genex);
 char *im_rel(Im *im, const char *path);
 gboolean im_toolkit_dir(Im *im, const char *dir);
+
+/* importinst.c: install = yes/no and the headers of each library. */
+void im_plan_installs(Im *im);
 
 /* A target's link items (importlink.c), sorted by what they become. */
 typedef struct {
