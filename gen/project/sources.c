@@ -615,7 +615,7 @@ gboolean cf_read_data(Config *c, Target *t, Section *s, GError **err)
 				cf_word_error(err, e, w, FALSE, "data file name '%s' contains a control character", w);
 				ok = FALSE;
 			} else if (!g_ptr_array_find_with_equal_func(t->data, rel, g_str_equal, NULL)) {
-				g_ptr_array_add(t->data, g_strdup(rel));
+				g_ptr_array_add(t->data, rel);
 				rel = NULL;
 			}
 			g_free(first);
