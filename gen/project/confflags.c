@@ -147,19 +147,18 @@ static char *prepend_ccbin(const char *v, char **rest)
 	return ccbin;
 }
 
-static char *env_ccbin; /* NVCC_PREPEND_FLAGS' -ccbin, or NULL */
-
-static gboolean nvcc_env_flags(GError **err)
+/* *ccbin: NVCC_PREPEND_FLAGS' -ccbin, or NULL */
+static gboolean nvcc_env_flags(char **ccbin, GError **err)
 {
 	const char *const names[] = { "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS" };
-	g_clear_pointer(&env_ccbin, g_free);
+	*ccbin = NULL;
 	for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
 		const char *env = g_getenv(names[i]);
 		if (!env || !*env)
 			continue;
 		char *rest = NULL;
 		if (i == 0)
-			env_ccbin = prepend_ccbin(env, &rest);
+			*ccbin = prepend_ccbin(env, &rest);
 		const char *v = rest ? rest : env;
 		CudaFlags f;
 		const char *bad = NULL;
@@ -186,12 +185,22 @@ static gboolean nvcc_env_flags(GError **err)
 
 gboolean cf_apply_base_flags(GPtrArray *secs, const ConfigOptions *opt, GError **err)
 {
-	if (!nvcc_env_flags(err))
+	const EnvFlags *env = opt->env;
+	char *env_ccbin = NULL;
+	gboolean ok = nvcc_env_flags(&env_ccbin, err);
+	/* its -ccbin is the host compiler where neither [toolchain] ccbin
+	 * nor CUDAHOSTCXX (below) names one */
+	if (ok && env_ccbin && *env_ccbin && !*envflags_get(env, ENV_CUDAHOSTCXX) &&
+	    !cf_find_entry(cf_find_section(secs, SEC_TOOLCHAIN, NULL), "ccbin")) {
+		Loc hloc = { g_intern_string("$NVCC_PREPEND_FLAGS"), 0 };
+		cf_set_entry(cf_ensure_section(secs, SEC_TOOLCHAIN, NULL, hloc), "ccbin", env_ccbin, hloc);
+	}
+	g_free(env_ccbin);
+	if (!ok)
 		return FALSE;
 	int bt;
 	if (!build_type(secs, &bt, err))
 		return FALSE;
-	const EnvFlags *env = opt->env;
 	const char *ca = envflags_get(env, ENV_CUDAARCHS);
 	Section *cuda = cf_find_section(secs, SEC_CUDA, NULL);
 	if (*ca && !cf_find_entry(cuda, "archs")) {
@@ -234,9 +243,6 @@ gboolean cf_apply_base_flags(GPtrArray *secs, const ConfigOptions *opt, GError *
 	if (*hc && !cf_find_entry(tc, "ccbin")) {
 		Loc hloc = { g_intern_string("$CUDAHOSTCXX"), 0 };
 		cf_set_entry(cf_ensure_section(secs, SEC_TOOLCHAIN, NULL, hloc), "ccbin", hc, hloc);
-	} else if (env_ccbin && *env_ccbin && !cf_find_entry(tc, "ccbin")) {
-		Loc hloc = { g_intern_string("$NVCC_PREPEND_FLAGS"), 0 };
-		cf_set_entry(cf_ensure_section(secs, SEC_TOOLCHAIN, NULL, hloc), "ccbin", env_ccbin, hloc);
 	}
 	return TRUE;
 }
