@@ -3,7 +3,8 @@
 # of the top directory and writes, for every target of the project, the
 # properties the File API does not give (the arch list as written,
 # separable compilation, output name, versions, link items as written, the
-# usage requirements dependents see) and for the imported targets they
+# usage requirements dependents see), the top directory's build type and
+# flags (as set there, not only in the cache), and for the imported targets they
 # link what each puts on a link line, to CUGEN_IMPORT_DUMP, one
 # "KEY<tab>VALUE" line each.
 get_property(_cugen_import_armed GLOBAL PROPERTY _CUGEN_IMPORT_ARMED)
@@ -21,6 +22,19 @@ if(NOT _cugen_import_armed)
     _cugen_import_walk("${CMAKE_SOURCE_DIR}")
     get_property(targets GLOBAL PROPERTY _CUGEN_IMPORT_TARGETS)
     set(text "project\t${CMAKE_PROJECT_NAME}\nversion\t${CMAKE_PROJECT_VERSION}\n")
+    # the top directory's build type and flags as its targets see them
+    # (a project sets them in CMakeLists.txt as often as in the cache)
+    foreach(lang CUDA CXX C)
+      foreach(suffix "" _DEBUG _RELEASE _RELWITHDEBINFO _MINSIZEREL)
+        list(APPEND vars CMAKE_${lang}_FLAGS${suffix})
+      endforeach()
+    endforeach()
+    foreach(v CMAKE_BUILD_TYPE ${vars})
+      if(DEFINED ${v})
+        string(REPLACE "\n" " " val "${${v}}")
+        string(APPEND text "var\t${v}=${val}\n")
+      endif()
+    endforeach()
     set(imported "")
     foreach(t IN LISTS targets)
       string(APPEND text "target\t${t}\n")

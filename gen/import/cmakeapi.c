@@ -232,6 +232,7 @@ static void target_free(gpointer p)
 	g_ptr_array_unref(t->groups);
 	g_ptr_array_unref(t->links);
 	g_ptr_array_unref(t->deps);
+	g_ptr_array_unref(t->objects);
 	g_hash_table_unref(t->props);
 	g_free(t);
 }
@@ -332,6 +333,7 @@ static CmTarget *target_new(void)
 	t->groups = g_ptr_array_new_with_free_func(group_free);
 	t->links = g_ptr_array_new_with_free_func(link_free);
 	t->deps = g_ptr_array_new_with_free_func(g_free);
+	t->objects = g_ptr_array_new_with_free_func(g_free);
 	t->props = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	return t;
 }
@@ -365,6 +367,12 @@ static CmTarget *read_target(CmProject *p, JsonObject *o, GHashTable *id_names)
 		s->generated = bool_member(so, "isGenerated");
 		where_of(graph, int_member(so, "backtrace", -1), &s->where);
 		g_ptr_array_add(t->sources, s);
+	}
+	a = arr_member(o, "artifacts");
+	for (guint i = 0; a && !g_strcmp0(t->type, "OBJECT_LIBRARY") && i < json_array_get_length(a); i++) {
+		const char *path = str_member(arr_obj(a, i), "path");
+		if (path)
+			g_ptr_array_add(t->objects, abs_in(p->builddir, path));
 	}
 	a = arr_member(obj_member(o, "link"), "commandFragments");
 	for (guint i = 0; a && i < json_array_get_length(a); i++) {
@@ -420,8 +428,9 @@ static void read_installs(CmProject *p, JsonObject *d, const char *source, GHash
 	}
 }
 
-/* import-props.cmake's lines: "project", "version", then per "target"
- * its "PROPERTY<tab>VALUE" lines. */
+/* import-props.cmake's lines: "project", "version", "var" NAME=VALUE
+ * (over the cache's entry), then per "target" its "PROPERTY<tab>VALUE"
+ * lines. */
 static void read_props(CmProject *p, const char *path)
 {
 	char *text = NULL;
@@ -441,6 +450,11 @@ static void read_props(CmProject *p, const char *path)
 		} else if (strcmp(k, "version") == 0) {
 			g_free(p->version);
 			p->version = g_strdup(v);
+		} else if (strcmp(k, "var") == 0 && strchr(v, '=')) {
+			/* the value the top directory's targets see: a
+			 * variable set in CMakeLists.txt hides the cache's */
+			const char *eq = strchr(v, '=');
+			g_hash_table_replace(p->cache, g_strndup(v, eq - v), g_strdup(eq + 1));
 		} else if (strcmp(k, "imported") == 0) {
 			CmTarget *t = g_hash_table_lookup(p->imported, v);
 			if (!t) {

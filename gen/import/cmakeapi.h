@@ -56,6 +56,8 @@ typedef struct {
 	GPtrArray *groups;   /* CmGroup* */
 	GPtrArray *links;    /* CmLink*, the link line in order */
 	GPtrArray *deps;     /* char*: names of the targets it depends on */
+	GPtrArray *objects;  /* char*: an object library's object files
+			      * (absolute), what $<TARGET_OBJECTS> gives */
 	GHashTable *props;   /* property -> value, as set (import-props.cmake) */
 } CmTarget;
 

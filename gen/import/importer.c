@@ -27,6 +27,7 @@ static void im_target_free(gpointer p)
 	ImTarget *t = p;
 	g_free(t->name);
 	g_ptr_array_unref(t->deps);
+	g_ptr_array_unref(t->objects_of);
 	g_ptr_array_unref(t->exported_inc);
 	g_ptr_array_unref(t->exported_def);
 	g_ptr_array_unref(t->headers);
@@ -65,6 +66,24 @@ static GPtrArray *global_flags(Im *im, const char *lang, gboolean with_bt)
 		g_free(k);
 		g_free(up);
 	}
+	return w;
+}
+
+/* CMAKE_<LANG>_FLAGS less the words the chosen build type gives
+ * itself: a project appending -O3 -DNDEBUG there for its Release build
+ * gets them once, from buildtype, and a --buildtype debug build lacks
+ * them. */
+static GPtrArray *project_flags(Im *im, const char *lang)
+{
+	GPtrArray *w = global_flags(im, lang, !im->buildtype);
+	const char *cuda = NULL, *host = NULL;
+	if (!im->buildtype || !buildtype_flags(im->buildtype, &cuda, &host))
+		return w;
+	GPtrArray *bt = im_words(!strcmp(lang, "CUDA") ? cuda : host);
+	for (guint i = w->len; i-- > 0;)
+		if (im_has(bt, g_ptr_array_index(w, i)))
+			g_ptr_array_remove_index(w, i);
+	g_ptr_array_unref(bt);
 	return w;
 }
 
@@ -433,7 +452,7 @@ static GString *write_ini(Im *im, char **args)
 		    !im->findcuda)
 			g_string_append(o, "ptx_first = yes\n");
 		g_string_append_printf(o, "cudart = %s\n", im->cudart_shared ? "shared" : "static");
-		GPtrArray *w = global_flags(im, "CUDA", !im->buildtype);
+		GPtrArray *w = project_flags(im, "CUDA");
 		if (im->findcuda)
 			findcuda_flags(im, w);
 		im_put_key(im, NULL, o, "flags", w, INI_WORDS);
@@ -444,7 +463,7 @@ static GString *write_ini(Im *im, char **args)
 		const char *lang, *key;
 	} host[] = { { "CXX", "cxxflags" }, { "C", "cflags" } };
 	for (gsize i = 0; i < G_N_ELEMENTS(host); i++) {
-		GPtrArray *w = global_flags(im, host[i].lang, !im->buildtype);
+		GPtrArray *w = project_flags(im, host[i].lang);
 		if (uses_lang(im, host[i].lang))
 			im_put_key(im, NULL, tc, host[i].key, w, INI_WORDS);
 		g_ptr_array_unref(w);
@@ -605,6 +624,7 @@ int cmd_import(int argc, char **argv)
 	g_free(abs);
 	im.targets = g_hash_table_new(g_str_hash, g_str_equal);
 	im.interfaces = g_hash_table_new(g_str_hash, g_str_equal);
+	im.objects = g_hash_table_new(g_str_hash, g_str_equal);
 	im.folded = g_hash_table_new(g_str_hash, g_str_equal);
 	im.order = g_ptr_array_new();
 	GPtrArray *all = g_ptr_array_new_with_free_func(im_target_free);
@@ -633,6 +653,9 @@ int cmd_import(int argc, char **argv)
 		t->type = type;
 		t->name = section_name(c->name);
 		t->deps = g_ptr_array_new();
+		t->objects_of = g_ptr_array_new();
+		for (guint k = 0; k < c->objects->len; k++)
+			g_hash_table_insert(im.objects, g_ptr_array_index(c->objects, k), t);
 		t->headers = g_ptr_array_new_with_free_func(g_free);
 		t->arch_src = g_ptr_array_new_with_free_func(g_free);
 		t->arch_def = g_ptr_array_new_with_free_func(g_free);
@@ -686,6 +709,7 @@ int cmd_import(int argc, char **argv)
 	g_ptr_array_unref(im.order);
 	g_hash_table_unref(im.targets);
 	g_hash_table_unref(im.interfaces);
+	g_hash_table_unref(im.objects);
 	g_hash_table_unref(im.folded);
 	g_ptr_array_unref(im.cuda_strip);
 	g_ptr_array_unref(im.cxx_strip);

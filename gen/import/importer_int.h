@@ -18,6 +18,8 @@ typedef struct {
 	char *name;          /* its section's name */
 	const char *type;    /* cugen's: executable, static, shared, object */
 	GPtrArray *deps;     /* ImTarget* */
+	GPtrArray *objects_of; /* ImTarget*: the object libraries whose objects
+				* are its sources ($<TARGET_OBJECTS:X>, or X linked) */
 	GPtrArray *exported_inc, *exported_def; /* its own usage requirements */
 	gboolean visited, placed;
 	guint order;         /* its place in Im.order, once placed */
@@ -36,6 +38,7 @@ struct Im {
 	char *base;          /* the absolute directory of the file written */
 	GHashTable *targets; /* CMake name -> ImTarget* (built ones) */
 	GHashTable *interfaces; /* CMake name -> CmTarget* (INTERFACE_LIBRARY) */
+	GHashTable *objects; /* an object library's object file -> its ImTarget* */
 	GHashTable *folded;  /* the interface libraries already warned of */
 	GPtrArray *order;    /* ImTarget*, every one after its deps */
 	char *buildtype;     /* cugen's name for CMAKE_BUILD_TYPE's flags, or NULL */

@@ -459,6 +459,12 @@ static GPtrArray *target_sources(Im *im, ImTarget *t, GPtrArray *cuda_out)
 		     g_str_has_suffix(s->path, ".rule")) || (s->findcuda && s->generated)) {
 			/* CMake's own record of a custom command; the object
 			 * FindCUDA makes of a .cu imported as a CUDA source */
+		} else if (s->generated && g_hash_table_lookup(im->objects, s->path)) {
+			/* an object library's object: its objects come with it
+			 * as a dep */
+			ImTarget *ol = g_hash_table_lookup(im->objects, s->path);
+			if (ol != t && !g_ptr_array_find(t->objects_of, ol, NULL))
+				g_ptr_array_add(t->objects_of, ol);
 		} else if (s->generated || g_str_has_prefix(s->path, im->p->builddir)) {
 			char *b = cg_relpath(s->path, im->p->builddir);
 			if (s->generated)
@@ -657,6 +663,9 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 	}
 	/* links */
 	ImLinks l = im_target_links(im, t);
+	for (guint i = 0; i < t->objects_of->len; i++)
+		if (!g_ptr_array_find(l.deps, g_ptr_array_index(t->objects_of, i), NULL))
+			g_ptr_array_add(l.deps, g_ptr_array_index(t->objects_of, i));
 	GString *deps = g_string_new(NULL);
 	for (guint i = 0; i < l.deps->len; i++) {
 		ImTarget *d = g_ptr_array_index(l.deps, i);
@@ -733,6 +742,8 @@ void im_write_target(Im *im, ImTarget *t, GString *o)
 					"library (e.g. 1.2.3): %s", c->name, i ? "SOVERSION" : "VERSION", kv[i][1],
 					*ok ? ok : "none");
 			}
+			if (!*ok && !i) /* said: the project's version would apply */
+				g_string_append(o, "; no VERSION in CMake: unversioned, as CMake builds it\n");
 			g_string_append_printf(o, "%s = %s\n", kv[i][0], ok);
 			g_free(ok);
 		}

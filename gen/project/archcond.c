@@ -1,9 +1,10 @@
 /* archcond.c -- what a target builds only for some archs: its
- * arch_sources and arch_defines ("75: gemm_sm75.cu"), kept where its
+ * arch_sources and arch_defines ("75: gemm_sm75.cu", "80+: from 80 up"), kept where its
  * resolved arch set (the whole set, not the subset a build selects, so
  * that every shard agrees) holds the arch, dropped elsewhere; see
  * config_apply_archs() in config.h.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch.h"
@@ -26,9 +27,10 @@ static gboolean in_set(const ArchSet *set, const char *ids)
 	char **w = g_strsplit(ids, " ", -1);
 	gboolean in = FALSE;
 	for (guint i = 0; !in && i < set->archs->len; i++) {
-		char *a = arch_id(&g_array_index(set->archs, Arch, i));
+		const Arch *x = &g_array_index(set->archs, Arch, i);
+		char *a = arch_id(x);
 		for (guint k = 0; w[k] && !in; k++)
-			in = strcmp(a, w[k]) == 0;
+			in = g_str_has_suffix(w[k], "+") ? x->num >= atoi(w[k]) : strcmp(a, w[k]) == 0;
 		g_free(a);
 	}
 	g_strfreev(w);
@@ -51,7 +53,7 @@ gboolean config_apply_archs(Config *c, const struct ArchToolkit *at, GError **er
 			char **ids = s->arch_if ? g_strsplit(s->arch_if, " ", -1) : NULL;
 			for (guint k = 0; ids && ids[k]; k++) {
 				char *list = NULL;
-				if (!arch_supported(at, ids[k], &list)) {
+				if (!g_str_has_suffix(ids[k], "+") && !arch_supported(at, ids[k], &list)) {
 					cg_error_at(err, s->loc.file, s->loc.line, "arch_sources: arch '%s' (of %s) is not "
 						    "one this CUDA toolkit compiles (supported: %s)", ids[k], s->rel, list);
 					g_free(list);
@@ -65,7 +67,7 @@ gboolean config_apply_archs(Config *c, const struct ArchToolkit *at, GError **er
 		for (guint i = 0; i < t->arch_defines->len; i++) {
 			const char *d = g_ptr_array_index(t->arch_defines, i), *tab = strchr(d, '\t');
 			char *arch = g_strndup(d, (gsize)(tab - d)), *list = NULL;
-			gboolean ok = arch_supported(at, arch, &list);
+			gboolean ok = g_str_has_suffix(arch, "+") || arch_supported(at, arch, &list);
 			if (!ok)
 				cg_error_at(err, t->loc.file, t->loc.line, "target '%s': arch_defines: arch '%s' (of %s) is "
 					    "not one this CUDA toolkit compiles (supported: %s)", t->name, arch, tab + 1, list);

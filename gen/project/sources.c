@@ -257,10 +257,11 @@ static gboolean read_source_word(Config *c, Target *t, Entry *e, const char *w, 
 		} else if (as_cuda && lang == LANG_CUDA) {
 			cf_word_error(err, e, w, FALSE, "'%s' is a .cu file: name it in sources", rel);
 			ok = FALSE;
-		} else if (g_hash_table_contains(owner, f) || (real && g_hash_table_contains(owner, real))) {
-			Target *o = g_hash_table_lookup(owner, g_hash_table_contains(owner, f) ? f : real);
+		} else if (g_hash_table_lookup(owner, f) == t || (real && g_hash_table_lookup(owner, real) == t)) {
+			/* a file in another target too is that target's object
+			 * and this one's (obj/TARGET/... apart), as in CMake */
 			Source *had = NULL;
-			for (guint i = 0; o == t && arch && i < t->sources->len && !had; i++) {
+			for (guint i = 0; arch && i < t->sources->len && !had; i++) {
 				Source *x = g_ptr_array_index(t->sources, i);
 				if (x->arch_if && (strcmp(x->abs, f) == 0 || (real && x->real && strcmp(x->real, real) == 0)))
 					had = x;
@@ -276,11 +277,8 @@ static gboolean read_source_word(Config *c, Target *t, Entry *e, const char *w, 
 				}
 				g_free(w2);
 				g_free(a2);
-			} else if (o == t)
+			} else
 				cf_word_error(err, e, w, TRUE, "source '%s' is listed twice in target '%s'", rel, t->name);
-			else
-				cf_word_error(err, e, w, FALSE, "source '%s' is already in target '%s' (line %d)",
-					    rel, o->name, o->loc.line);
 			ok = had != NULL;
 		} else {
 			Source *s = g_new0(Source, 1);
@@ -290,10 +288,10 @@ static gboolean read_source_word(Config *c, Target *t, Entry *e, const char *w, 
 			s->arch_if = g_strdup(arch);
 			s->loc = config_word_loc(e->loc, e->lines, e->value, w, FALSE);
 			g_ptr_array_add(t->sources, s);
-			g_hash_table_insert(owner, s->abs, t);
+			g_hash_table_replace(owner, s->abs, t);
 			if (real) { /* the same file by another path is the same source */
 				s->real = g_steal_pointer(&real);
-				g_hash_table_insert(owner, s->real, t);
+				g_hash_table_replace(owner, s->real, t);
 			}
 		}
 		g_free(real);
@@ -336,7 +334,7 @@ static char *arch_tag(const char *w, const char **rest)
 		p++;
 	if (p == w)
 		return NULL;
-	if (*p == 'a' || *p == 'f')
+	if (*p == 'a' || *p == 'f' || *p == '+') /* 90a:, and 80+: from 80 up */
 		p++;
 	if (*p != ':')
 		return NULL;
