@@ -23,5 +23,6 @@ int cmd_gate(int argc, char **argv);
 int cmd_srcnames(int argc, char **argv);
 int cmd_install(int argc, char **argv);
 int cmd_uninstall(int argc, char **argv);
+int cmd_nvcc(int argc, char **argv);
 
 #endif

@@ -25,6 +25,7 @@ static const struct {
 	{ "inspect", cmd_inspect, "list the GPU images in objects, libraries, executables" },
 	{ "report", cmd_report, "timeline and per-arch costs from .ninja_log" },
 	{ "install", cmd_install, "install what a build directory built (ninja install runs it)" },
+	{ "nvcc", cmd_nvcc, "nvcc for any build system: per-arch steps in parallel, cached (NVCC=\"cugen nvcc\")" },
 	{ "uninstall", cmd_uninstall, "remove what cugen install installed (ninja uninstall runs it)" },
 	{ "depdiff", cmd_depdiff, NULL },
 	{ "stub", cmd_stub, NULL },
@@ -63,8 +64,9 @@ int main(int argc, char **argv)
 		for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
 			if (strcmp(argv[1], commands[i].name) == 0) {
 				/* cugen COMMAND --version, as cugen --version (the
-				 * commands build.ninja runs take theirs as given) */
-				for (int k = 2; commands[i].summary && k < argc && strcmp(argv[k], "--") != 0; k++)
+				 * commands build.ninja runs take theirs as given, and
+				 * cugen nvcc --version is nvcc's) */
+				for (int k = 2; commands[i].summary && commands[i].fn != cmd_nvcc && k < argc && strcmp(argv[k], "--") != 0; k++)
 					if (strcmp(argv[k], "--version") == 0) {
 						printf("cugen %s\n", cugen_version());
 						return 0;

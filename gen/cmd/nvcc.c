@@ -1,0 +1,491 @@
+/* nvcc.c -- `cugen nvcc [NVCC] ARGS...`: nvcc for any build system
+ * (setuptools' $NVCC, a Makefile's $(NVCC), CMake's
+ * CMAKE_CUDA_COMPILER_LAUNCHER "cugen;nvcc"). A compile of one CUDA
+ * source for arch entries (-c, -o, --generate-code / -arch / -code) is
+ * written as a one-target project (type = object, module_id = absolute)
+ * in a scratch directory and built by setup's graph and ninja: the
+ * per-arch edges in parallel, each cached per arch ($CUGEN_CACHE_DIR);
+ * its object is put at -o, its dependency file (-MD -MF) written by nvcc
+ * -M. Anything else -- a link, -E, -M, --version, several inputs, a flag
+ * cugen does not read, and any failure on cugen's way (a compile error
+ * included, so that nvcc's own messages and status are what the caller
+ * sees) -- runs the real nvcc with the arguments unchanged.
+ *
+ * Parallelism: the GNU make jobserver's free tokens when the caller has
+ * one, else nvcc's -t/--threads (0: the cores), else one step at a time.
+ * $CUGEN_VERBOSE says which way each compile went.
+ *
+ * Owns: reading nvcc's command line, the one-TU project, the choice
+ * between cugen's graph and the real nvcc.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "config.h"
+#include "jobserver.h"
+#include "machine.h"
+#include "safepath.h"
+#include "util.h"
+
+typedef struct {
+	const char *nvcc;     /* the real one */
+	char **args;          /* as given (not owned) */
+	int nargs;
+	gboolean compile;
+	char *out, *source, *mf, *mt, *ccbin;
+	int dep;              /* 0, 'D' (-MD) or 'M' (-MMD) */
+	gboolean as_cuda;     /* -x cu */
+	int threads;          /* -1 not given */
+	GPtrArray *archs;     /* char*: --generate-code=V ... as nvcc reads them */
+	GPtrArray *flags;     /* char*: the rest, for cuda_flags */
+	char *why;            /* why the real nvcc runs, for CUGEN_VERBOSE */
+} Nv;
+
+static gboolean verbose(void)
+{
+	const char *v = g_getenv("CUGEN_VERBOSE");
+	return v && *v && strcmp(v, "0") != 0;
+}
+
+static void say(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+static void say(const char *fmt, ...)
+{
+	if (!verbose())
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("cugen nvcc: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* The real nvcc: $CUDA_PATH's, $CUDA_HOME's, PATH's, /usr/local/cuda's. */
+static char *find_nvcc(void)
+{
+	const char *vars[] = { "CUDA_PATH", "CUDA_HOME" };
+	for (gsize i = 0; i < G_N_ELEMENTS(vars); i++) {
+		const char *r = g_getenv(vars[i]);
+		if (r && *r) {
+			char *p = g_build_filename(r, "bin", "nvcc", NULL);
+			if (g_file_test(p, G_FILE_TEST_IS_EXECUTABLE))
+				return p;
+			g_free(p);
+		}
+	}
+	char *p = g_find_program_in_path("nvcc");
+	return p ? p : g_strdup("/usr/local/cuda/bin/nvcc");
+}
+
+static int run_real(const Nv *n)
+{
+	if (n->why)
+		say("%s: the real nvcc runs", n->why);
+	char **argv = g_new0(char *, n->nargs + 2);
+	argv[0] = (char *)n->nvcc;
+	for (int i = 0; i < n->nargs; i++)
+		argv[i + 1] = n->args[i];
+	execv(n->nvcc, argv);
+	fprintf(stderr, "cugen nvcc: cannot run %s: %s\n", n->nvcc, g_strerror(errno));
+	g_free(argv);
+	return 127;
+}
+
+/* Whether args[*i] is option s or l, its value in *v (attached with '='
+ * or, for a short option that allows it, directly; else the next word). */
+static gboolean opt(const Nv *n, int *i, const char *s, const char *l, gboolean glued, const char **v)
+{
+	const char *w = n->args[*i];
+	const char *names[] = { s, l };
+	for (gsize k = 0; k < 2; k++) {
+		if (!names[k])
+			continue;
+		gsize len = strlen(names[k]);
+		if (strncmp(w, names[k], len) != 0)
+			continue;
+		if (!w[len]) {
+			if (*i + 1 >= n->nargs)
+				return FALSE;
+			*v = n->args[++*i];
+			return TRUE;
+		}
+		if (w[len] == '=' || (glued && k == 0)) {
+			*v = w + len + (w[len] == '=');
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
+static gboolean is_any(const char *w, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(w, *list) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+static gboolean cuda_ext(const char *p)
+{
+	return g_str_has_suffix(p, ".cu");
+}
+
+static gboolean host_ext(const char *p)
+{
+	const char *e[] = { ".c", ".cc", ".cpp", ".cxx", ".C", NULL };
+	for (gsize i = 0; e[i]; i++)
+		if (g_str_has_suffix(p, e[i]))
+			return TRUE;
+	return FALSE;
+}
+
+/* Read the command line; FALSE (n->why set) where the real nvcc runs. */
+static gboolean read_args(Nv *n, const char *cwd)
+{
+	/* what nvcc does other than compiling one TU to an object */
+	static const char *const other[] = { "-E", "--preprocess", "-M", "--generate-dependencies", "-MM",
+		"--generate-nonsystem-dependencies", "-ptx", "--ptx", "-cubin", "--cubin", "-fatbin", "--fatbin",
+		"-dc", "--device-c", "-dw", "--device-w", "-dlink", "--device-link", "-lib", "--lib", "-link",
+		"--link", "-run", "--run", "-V", "--version", "-h", "--help", "-dryrun", "--dryrun", "-keep",
+		"--keep", "-save-temps", "--save-temps", "--list-gpu-code", "-code-ls", "--list-gpu-arch",
+		"-arch-ls", "-optix-ir", "--optix-ir", "-lto", "-dlto", "-v", "--verbose", "-rdc=true",
+		"--relocatable-device-code=true", "-G", "--device-debug", "-cuda", "--cuda", "-odir",
+		"--output-directory", "-keep-dir", "--keep-dir", "-lineinfo-ls", NULL };
+	/* options whose value is the next word (also NAME=VALUE) */
+	static const char *const valued[] = { "-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options",
+		"-Xnvlink", "--nvlink-options", "-Xcudafe", "-Xlinker", "--linker-options", "-Xarchive",
+		"--archive-options", "-maxrregcount", "--maxrregcount", "-m", "--machine", "-ftz", "-prec-div",
+		"-prec-sqrt", "-fmad", "-ewp", "-Werror", "--Werror", "-diag-suppress", "--diag-suppress",
+		"-default-stream", "--default-stream", "-rdc", "--relocatable-device-code", "-allow-unsupported-compiler",
+		"-split-compile", "--split-compile", "-extra-device-vectorization", "-Wno-deprecated-gpu-targets", NULL };
+	n->threads = -1;
+	for (int i = 0; i < n->nargs; i++) {
+		const char *w = n->args[i], *v = NULL;
+		if (is_any(w, other) || g_str_has_prefix(w, "--dryrun") || g_str_has_prefix(w, "-odir=") ||
+		    g_str_has_prefix(w, "--output-directory=")) {
+			n->why = g_strdup_printf("'%s' is not a compile cugen builds", w);
+			return FALSE;
+		}
+		if (!strcmp(w, "-c") || !strcmp(w, "--compile")) {
+			n->compile = TRUE;
+		} else if (opt(n, &i, "-o", "--output-file", TRUE, &v)) {
+			g_free(n->out);
+			n->out = g_strdup(v);
+		} else if (opt(n, &i, "-gencode", "--generate-code", FALSE, &v)) {
+			g_ptr_array_add(n->archs, g_strconcat("--generate-code=", v, NULL));
+		} else if (opt(n, &i, "-arch", "--gpu-architecture", FALSE, &v)) {
+			g_ptr_array_add(n->archs, g_strconcat("--gpu-architecture=", v, NULL));
+		} else if (opt(n, &i, "-code", "--gpu-code", FALSE, &v)) {
+			g_ptr_array_add(n->archs, g_strconcat("--gpu-code=", v, NULL));
+		} else if (opt(n, &i, "-t", "--threads", TRUE, &v)) {
+			char *end = NULL;
+			long t = strtol(v, &end, 10);
+			if (!*v || *end || t < 0 || t > 4096) {
+				n->why = g_strdup_printf("--threads '%s'", v);
+				return FALSE;
+			}
+			n->threads = (int)t;
+		} else if (opt(n, &i, "-x", "--x", FALSE, &v)) {
+			if (strcmp(v, "cu") != 0) {
+				n->why = g_strdup_printf("-x %s", v);
+				return FALSE;
+			}
+			n->as_cuda = TRUE;
+		} else if (!strcmp(w, "-MD") || !strcmp(w, "--generate-dependencies-with-compile")) {
+			n->dep = 'D';
+		} else if (!strcmp(w, "-MMD") || !strcmp(w, "--generate-nonsystem-dependencies-with-compile")) {
+			n->dep = 'M';
+		} else if (opt(n, &i, "-MF", "--dependency-output", FALSE, &v)) {
+			g_free(n->mf);
+			n->mf = g_strdup(v);
+		} else if (opt(n, &i, "-MT", "--dependency-target-name", FALSE, &v)) {
+			g_free(n->mt);
+			n->mt = g_strdup(v);
+		} else if (opt(n, &i, "-ccbin", "--compiler-bindir", FALSE, &v)) {
+			g_free(n->ccbin);
+			n->ccbin = g_strdup(v);
+		} else if (opt(n, &i, "-I", "--include-path", TRUE, &v)) {
+			/* the edges run in the build directory */
+			g_ptr_array_add(n->flags, g_strconcat("-I", v[0] == '/' ? "" : cwd, v[0] == '/' ? "" : "/", v, NULL));
+		} else if (opt(n, &i, "-isystem", "--system-include", FALSE, &v)) {
+			g_ptr_array_add(n->flags, g_strdup("-isystem"));
+			g_ptr_array_add(n->flags, cg_path_join(cwd, v));
+		} else if (opt(n, &i, "-include", "--pre-include", FALSE, &v)) {
+			g_ptr_array_add(n->flags, g_strdup("-include"));
+			g_ptr_array_add(n->flags, cg_path_join(cwd, v));
+		} else if (w[0] == '-' && w[1]) {
+			g_ptr_array_add(n->flags, g_strdup(w));
+			if (is_any(w, valued) && i + 1 < n->nargs)
+				g_ptr_array_add(n->flags, g_strdup(n->args[++i]));
+		} else if (n->source) {
+			n->why = g_strdup("more than one input file");
+			return FALSE;
+		} else {
+			n->source = g_strdup(w);
+		}
+	}
+	if (!n->compile || !n->source) {
+		n->why = g_strdup(n->compile ? "no input file" : "not a compile (-c)");
+		return FALSE;
+	}
+	if (!cuda_ext(n->source) && !(n->as_cuda && host_ext(n->source))) {
+		n->why = g_strdup_printf("%s is not a CUDA source", n->source);
+		return FALSE;
+	}
+	if (!n->archs->len) {
+		n->why = g_strdup("no arch entry (nvcc's default arch)");
+		return FALSE;
+	}
+	if (n->dep && !n->mf) {
+		n->why = g_strdup("-MD without -MF");
+		return FALSE;
+	}
+	if (!n->out) {
+		/* nvcc -c dir/k.cu writes k.o here */
+		char *base = g_path_get_basename(n->source), *dot = strrchr(base, '.');
+		if (dot)
+			*dot = 0;
+		n->out = g_strconcat(base, ".o", NULL);
+		g_free(base);
+	}
+	return TRUE;
+}
+
+/* The one-TU project; NULL (n->why set) where cugen.ini cannot say it. */
+static GString *project(Nv *n, const char *cwd, guint jobs)
+{
+	GString *o = g_string_new("[project]\nname = nvcc\n[cuda]\narchs =");
+	gboolean ok = TRUE;
+	for (guint i = 0; ok && i < n->archs->len; i++)
+		ok = ini_put_word(o, g_ptr_array_index(n->archs, i), INI_WORDS);
+	/* nvcc names a TU's module by its path; 'a module id' is what
+	 * nvcc makes of the same command */
+	g_string_append(o, "\nmodule_id = absolute\n");
+	char *root = g_path_get_dirname(n->nvcc), *top = g_path_get_dirname(root);
+	g_string_append(o, "[toolchain]\ncuda =");
+	ok = ok && ini_put_word(o, top, INI_SCALAR);
+	g_free(root);
+	g_free(top);
+	if (ok && n->ccbin) {
+		g_string_append(o, "\nccbin =");
+		ok = ini_put_word(o, n->ccbin, INI_SCALAR);
+	}
+	char *src = cg_path_join(cwd, n->source);
+	g_string_append_printf(o, "\n[target o]\ntype = object\n%s =", cuda_ext(n->source) ? "sources" : "cuda_sources");
+	ok = ok && ini_put_word(o, src, INI_LIST);
+	g_free(src);
+	if (ok && n->flags->len) {
+		g_string_append(o, "\ncuda_flags =");
+		for (guint i = 0; ok && i < n->flags->len; i++)
+			ok = ini_put_word(o, g_ptr_array_index(n->flags, i), INI_WORDS);
+	}
+	g_string_append_printf(o, "\n[profile nvcc]\njobs = %u\n", jobs);
+	if (!ok) {
+		n->why = g_strdup("a word cugen.ini cannot hold");
+		g_string_free(o, TRUE);
+		return NULL;
+	}
+	return o;
+}
+
+static gboolean spawn_quiet(char **argv, char **out)
+{
+	int status = 0;
+	char *so = NULL, *se = NULL;
+	/* the steps are ours: make's jobserver is not theirs to join */
+	char **env = g_environ_unsetenv(g_environ_unsetenv(g_get_environ(), "MAKEFLAGS"), "MFLAGS");
+	gboolean ok = g_spawn_sync(NULL, argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL, &so, &se, &status, NULL) &&
+		      g_spawn_check_wait_status(status, NULL);
+	g_strfreev(env);
+	if (out)
+		*out = g_strconcat(so ? so : "", se ? se : "", NULL);
+	g_free(so);
+	g_free(se);
+	return ok;
+}
+
+/* The object the build wrote: the one obj/o/...o that is not a step's. */
+static char *built_object(const char *ninja, const char *b)
+{
+	char *listing = NULL, *found = NULL;
+	char *argv[] = { (char *)ninja, "-C", (char *)b, "-t", "targets", "all", NULL };
+	if (!spawn_quiet(argv, &listing))
+		goto out;
+	char **lines = g_strsplit(listing, "\n", -1);
+	for (guint i = 0; lines[i]; i++) {
+		char *colon = strstr(lines[i], ": ");
+		if (!colon)
+			continue;
+		*colon = 0;
+		if (g_str_has_prefix(lines[i], "obj/o/") && g_str_has_suffix(lines[i], ".o") &&
+		    !strstr(lines[i], ".p/") && !found)
+			found = g_build_filename(b, lines[i], NULL);
+	}
+	g_strfreev(lines);
+out:
+	g_free(listing);
+	return found;
+}
+
+/* nvcc -M(M) for the dependency file, with the compile's flags. */
+static gboolean write_deps(const Nv *n)
+{
+	GPtrArray *a = g_ptr_array_new();
+	g_ptr_array_add(a, (char *)n->nvcc);
+	for (int i = 0; i < n->nargs; i++) {
+		const char *w = n->args[i];
+		if (!strcmp(w, "-c") || !strcmp(w, "--compile"))
+			continue;
+		if (!strcmp(w, "-MD") || !strcmp(w, "--generate-dependencies-with-compile")) {
+			g_ptr_array_add(a, "-M");
+			continue;
+		}
+		if (!strcmp(w, "-MMD") || !strcmp(w, "--generate-nonsystem-dependencies-with-compile")) {
+			g_ptr_array_add(a, "-MM");
+			continue;
+		}
+		if (!strcmp(w, "-o") || !strcmp(w, "--output-file") || !strcmp(w, "-t") || !strcmp(w, "--threads")) {
+			i++;
+			continue;
+		}
+		if ((g_str_has_prefix(w, "-o") && strcmp(w, "-odir")) || g_str_has_prefix(w, "--output-file=") ||
+		    (g_str_has_prefix(w, "-t") && g_ascii_isdigit(w[2])) || g_str_has_prefix(w, "--threads="))
+			continue;
+		g_ptr_array_add(a, (char *)w);
+	}
+	if (!n->mt) {
+		g_ptr_array_add(a, "-MT");
+		g_ptr_array_add(a, n->out);
+	}
+	g_ptr_array_add(a, NULL);
+	char *out = NULL;
+	gboolean ok = spawn_quiet((char **)a->pdata, &out);
+	if (!ok)
+		say("nvcc -M failed: %s", out);
+	g_free(out);
+	g_ptr_array_free(a, TRUE);
+	return ok;
+}
+
+static guint jobs_for(const Nv *n, Jobserver *js)
+{
+	Machine m = { 0 };
+	machine_probe(&m);
+	guint cores = m.cores > 0 ? (guint)m.cores : 1;
+	guint want = n->threads < 0 ? 1 : n->threads == 0 ? cores : (guint)n->threads;
+	if (jobserver_present()) {
+		/* as many as the caller's make has free now, up to one per
+		 * arch entry's steps and the cores */
+		jobserver_take(js, MAX(cores, 1));
+		return jobserver_slots(js);
+	}
+	return MAX(want, 1);
+}
+
+/* cugen's way; FALSE (n->why set) to run the real nvcc instead. */
+static gboolean build(Nv *n, const char *cwd)
+{
+	Jobserver js = { 0 };
+	js.rfd = js.wfd = -1;
+	GError *err = NULL;
+	gboolean ok = FALSE;
+	guint jobs = jobs_for(n, &js);
+	char *tmp = cg_make_tmp_dir("cugen-nvcc", &err), *log = NULL;
+	GString *ini = tmp ? project(n, cwd, jobs) : NULL;
+	if (!tmp) {
+		n->why = g_strdup_printf("no scratch directory: %s", err->message);
+		g_clear_error(&err);
+		goto out;
+	}
+	if (!ini)
+		goto out;
+	char *file = g_build_filename(tmp, "cugen.ini", NULL), *b = g_build_filename(tmp, "b", NULL);
+	char *self = g_file_read_link("/proc/self/exe", NULL);
+	const char *ninja = g_getenv("NINJA") && *g_getenv("NINJA") ? g_getenv("NINJA") : "ninja";
+	char *j = g_strdup_printf("%u", jobs);
+	char *setup[] = { self, "setup", "-S", tmp, "-f", file, "-B", b, "--profile", "nvcc", NULL };
+	char *run[] = { (char *)ninja, "-C", b, "-j", j, NULL };
+	char *obj = NULL;
+	if (!self || !g_file_set_contents(file, ini->str, (gssize)ini->len, NULL)) {
+		n->why = g_strdup("cannot write the scratch project");
+	} else if (!spawn_quiet(setup, &log)) {
+		n->why = g_strdup_printf("setup failed: %s", g_strstrip(log));
+	} else if ((g_free(log), !spawn_quiet(run, &log))) {
+		n->why = g_strdup("the build failed (nvcc says why)");
+		say("%s", log);
+	} else if (!(obj = built_object(ninja, b))) {
+		n->why = g_strdup("no object in the build");
+	} else {
+		gchar *data = NULL;
+		gsize len = 0;
+		char *dest = cg_path_join(cwd, n->out);
+		if (!g_file_get_contents(obj, &data, &len, &err) || !g_file_set_contents(dest, data, (gssize)len, &err)) {
+			n->why = g_strdup_printf("the object: %s", err->message);
+			g_clear_error(&err);
+		} else if (n->dep && !write_deps(n)) {
+			n->why = g_strdup("nvcc -M failed");
+		} else {
+			say("%s: %u arch entries built by cugen's graph, %u job%s%s", n->source, n->archs->len, jobs,
+			    jobs == 1 ? "" : "s", js.present ? " (make's jobserver)" : "");
+			ok = TRUE;
+		}
+		g_free(dest);
+		g_free(data);
+	}
+	g_free(obj);
+	g_free(j);
+	g_free(self);
+	g_free(file);
+	g_free(b);
+out:
+	jobserver_give_back(&js);
+	if (ini)
+		g_string_free(ini, TRUE);
+	if (tmp && !g_getenv("CUGEN_NVCC_KEEP"))
+		cg_rm_tree(tmp);
+	g_free(tmp);
+	g_free(log);
+	return ok;
+}
+
+int cmd_nvcc(int argc, char **argv)
+{
+	Nv n = { 0 };
+	int first = 1;
+	/* the launcher form: cugen nvcc /path/to/nvcc ARGS... */
+	if (argc > 1 && argv[1][0] != '-') {
+		char *base = g_path_get_basename(argv[1]);
+		if (g_str_has_prefix(base, "nvcc") && g_file_test(argv[1], G_FILE_TEST_IS_EXECUTABLE) &&
+		    !g_file_test(argv[1], G_FILE_TEST_IS_DIR)) {
+			n.nvcc = argv[1];
+			first = 2;
+		}
+		g_free(base);
+	}
+	char *found = n.nvcc ? NULL : find_nvcc();
+	if (!n.nvcc)
+		n.nvcc = found;
+	n.args = argv + first;
+	n.nargs = argc - first;
+	n.archs = g_ptr_array_new_with_free_func(g_free);
+	n.flags = g_ptr_array_new_with_free_func(g_free);
+	char *cwd = g_get_current_dir();
+	int rc = 0;
+	if (!read_args(&n, cwd) || !build(&n, cwd))
+		rc = run_real(&n);
+	g_free(cwd);
+	g_free(n.out);
+	g_free(n.source);
+	g_free(n.mf);
+	g_free(n.mt);
+	g_free(n.ccbin);
+	g_free(n.why);
+	g_ptr_array_unref(n.archs);
+	g_ptr_array_unref(n.flags);
+	g_free(found);
+	return rc;
+}
