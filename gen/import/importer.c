@@ -427,6 +427,14 @@ static GString *write_ini(Im *im, char **args)
 	g_string_append_printf(o, "name = %s\n", name);
 	g_free(name);
 	im_put_scalar(im, NULL, o, "version", im->p->version);
+	gboolean lib_installed = FALSE;
+	for (guint i = 0; i < im->order->len; i++) {
+		ImTarget *t = g_ptr_array_index(im->order, i);
+		lib_installed |= t->installed && (!strcmp(t->type, "static") || !strcmp(t->type, "shared"));
+	}
+	if (lib_installed && (!im->p->version || !*im->p->version))
+		im_warn(im, NULL, "project() gives no VERSION: the installed .pc and CMake package have none "
+			"(find_package(X 1.0) refuses it); set version = in [project]");
 	if (im->buildtype)
 		g_string_append_printf(o, "buildtype = %s\n", im->buildtype);
 	else if (*cm_cache(im->p, "CMAKE_BUILD_TYPE")) {
