@@ -217,6 +217,10 @@ static gboolean read_args(Nv *n, const char *cwd)
 		} else if (opt(n, &i, "-include", "--pre-include", FALSE, &v)) {
 			g_ptr_array_add(n->flags, g_strdup("-include"));
 			g_ptr_array_add(n->flags, cg_path_join(cwd, v));
+		} else if ((!strcmp(w, "-rdc") || !strcmp(w, "--relocatable-device-code")) && i + 1 < n->nargs &&
+			   !strcmp(n->args[i + 1], "true")) {
+			n->why = g_strdup("relocatable device code");
+			return FALSE;
 		} else if (w[0] == '-' && w[1]) {
 			g_ptr_array_add(n->flags, g_strdup(w));
 			if (is_any(w, valued) && i + 1 < n->nargs)

@@ -1,7 +1,8 @@
 # cugen nvcc: nvcc for build systems cugen does not drive. A CuPy-style
 # command (several --generate-code entries, a PTX-only one and an f
 # family arch, -t2, a define holding extern "C", a template-only CUB TU)
-# gives plain nvcc's images through cugen's per-arch graph; the launcher
+# gives plain nvcc's images through cugen's per-arch graph, each step
+# cached; the launcher
 # form (cugen nvcc /path/to/nvcc), CMake's CMAKE_CUDA_COMPILER_LAUNCHER
 # (images equal to CMake's plain build, its -MD dependency file read by
 # ninja) and a Makefile under make -j2 (the jobserver's slots, never more)
@@ -55,6 +56,15 @@ CUGEN_VERBOSE=1 "$CUGEN" nvcc "$NVCC" -arch=sm_80 -c cy.cu '-DCYTHON_EXTERN_C=ex
 	{ cat v.l; die "cugen nvcc NVCC"; }
 grep -q "built by cugen's graph, 1 job$" v.l || { cat v.l; die "the launcher form did not build"; }
 [ -f cy.o ] || die "-c cy.cu without -o writes cy.o, as nvcc does"
+
+note "each arch step cached (CUGEN_CACHE_DIR): a second compile hits"
+for i in 1 2; do
+	CUGEN_CACHE_DIR=$WORK/cache "$CUGEN" nvcc -arch=sm_80 -c cy.cu -o cached$i.o '-DCYTHON_EXTERN_C=extern "C"' ||
+		die "cugen nvcc with a cache"
+done
+CUGEN_CACHE_DIR=$WORK/cache "$CUGEN" cache --stats >stats.txt || die "cugen cache --stats"
+grep -q '^hits: [1-9]' stats.txt || { cat stats.txt; die "the second compile did not hit the cache"; }
+cmp -s cached1.o cached2.o || die "a cache hit gave another object"
 
 note "everything else is the real nvcc's"
 same_run() { # what args...: stdout, stderr and status equal to nvcc's
