@@ -1,6 +1,6 @@
 # cugen nvcc: nvcc for build systems cugen does not drive. A CuPy-style
 # command (several --generate-code entries, a PTX-only one and an f
-# family arch, -t2, a define holding extern "C", a template-only CUB TU)
+# family arch, -t2, a define holding extern "C", a template-only TU)
 # gives plain nvcc's images through cugen's per-arch graph, each step
 # cached; the launcher
 # form (cugen nvcc /path/to/nvcc), CMake's CMAKE_CUDA_COMPILER_LAUNCHER
@@ -11,9 +11,15 @@
 . "$(dirname "$0")/lib.sh"
 need_cuda
 P=$WORK/p
-mkdir -p "$P/include/tmpl"
-cp "$SRC/examples/tmpl/lib/sum.cu" "$P/"
-cp "$SRC/examples/tmpl/include/tmpl/tmpl.h" "$P/include/tmpl/"
+mkdir -p "$P/include"
+# a TU that defines only templates (as CuPy's CUB TUs): plain nvcc gives
+# it random module ids
+echo 'template <class T> __global__ void fill(T *p, T v) { *p = v; }' >"$P/include/fill.h"
+cat >"$P/sum.cu" <<'CU'
+#include "fill.h"
+template __global__ void fill<int>(int *, int);
+template __global__ void fill<float>(float *, float);
+CU
 cat >"$P/cy.cu" <<'CU'
 #include <cuda_runtime.h>
 CYTHON_EXTERN_C __global__ void cy_kernel(int *p) { *p = 1; }
@@ -27,13 +33,10 @@ cd "$P" || exit 1
 GENCODE="--generate-code=arch=compute_75,code=sm_75 --generate-code=arch=compute_80,code=sm_80 --generate-code=arch=compute_100f,code=sm_100 --generate-code=arch=compute_120,code=compute_120"
 
 note "a CuPy-style compile: plain nvcc's images, through cugen's graph"
-# (a TU that defines only templates gets random module ids from plain
-# nvcc: both are given one seed)
-# (the CUB TU, the costly one, for the PTX-only and one SASS entry)
-SUMCODE="--generate-code=arch=compute_80,code=sm_80 --generate-code=arch=compute_120,code=compute_120"
+# (the template-only TU: both are given one seed)
 for tu in sum cy; do
 	seed= codes=$GENCODE n=4
-	[ $tu = sum ] && seed=-frandom-seed=cupy/sum codes=$SUMCODE n=2
+	[ $tu = sum ] && seed=-frandom-seed=cupy/sum
 	# shellcheck disable=SC2086
 	"$NVCC" $codes -O2 --std=c++17 -Iinclude '-DCYTHON_EXTERN_C=extern "C"' -Xcompiler -fPIC -t2 $seed \
 		-c $tu.cu -o $tu.nvcc.o || die "nvcc $tu"
