@@ -27,7 +27,9 @@
 #include "commands.h"
 #include "config.h"
 #include "jobserver.h"
+#include "archspell.h"
 #include "machine.h"
+#include "nvcc_int.h"
 #include "safepath.h"
 #include "util.h"
 
@@ -43,6 +45,7 @@ typedef struct {
 	GPtrArray *archs;     /* char*: --generate-code=V ... as nvcc reads them */
 	GPtrArray *flags;     /* char*: the rest, for cuda_flags */
 	char *why;            /* why the real nvcc runs, for CUGEN_VERBOSE */
+	char *fatal;          /* an error of its own: a combine that cannot be done */
 } Nv;
 
 static gboolean verbose(void)
@@ -260,7 +263,7 @@ static gboolean read_args(Nv *n, const char *cwd)
 }
 
 /* The one-TU project; NULL (n->why set) where cugen.ini cannot say it. */
-static GString *project(Nv *n, const char *cwd, guint jobs)
+static GString *project(Nv *n, const char *cwd)
 {
 	GString *o = g_string_new("[project]\nname = nvcc\n[cuda]\narchs =");
 	gboolean ok = TRUE;
@@ -287,7 +290,7 @@ static GString *project(Nv *n, const char *cwd, guint jobs)
 		for (guint i = 0; ok && i < n->flags->len; i++)
 			ok = ini_put_word(o, g_ptr_array_index(n->flags, i), INI_WORDS);
 	}
-	g_string_append_printf(o, "\n[profile nvcc]\njobs = %u\n", jobs);
+	g_string_append(o, "\n");
 	if (!ok) {
 		n->why = g_strdup("a word cugen.ini cannot hold");
 		g_string_free(o, TRUE);
@@ -390,69 +393,200 @@ static guint jobs_for(const Nv *n, Jobserver *js)
 	return MAX(want, 1);
 }
 
-/* cugen's way; FALSE (n->why set) to run the real nvcc instead. */
+/* The scratch project's build, and what the mode does with it. */
+typedef struct {
+	char *tmp, *file, *b, *self, *log, *key, *obj;
+	const char *ninja;
+	int lock;
+} Scratch;
+
+static gboolean run_setup(Nv *n, Scratch *x, const char *archs)
+{
+	char *setup[] = { x->self, "setup", "-S", x->tmp, "-f", x->file, "-B", x->b, "--profile", "nvcc",
+			  archs ? "--archs" : NULL, (char *)archs, NULL };
+	g_clear_pointer(&x->log, g_free);
+	if (!spawn_quiet(setup, &x->log)) {
+		n->why = g_strdup_printf("setup failed: %s", g_strstrip(x->log));
+		return FALSE;
+	}
+	if (!(x->obj = built_object(x->ninja, x->b))) {
+		n->why = g_strdup("no object in the build");
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean run_ninja(Nv *n, Scratch *x, guint jobs, gboolean shard)
+{
+	char *j = g_strdup_printf("%u", jobs);
+	char *obj = x->obj + strlen(x->b) + 1;
+	char *run[] = { (char *)x->ninja, "-C", x->b, "-j", j, obj, shard ? "shard" : NULL, NULL };
+	g_clear_pointer(&x->log, g_free);
+	gboolean ok = spawn_quiet(run, &x->log);
+	if (!ok) {
+		n->why = g_strdup("the build failed (nvcc says why)");
+		say("%s", x->log);
+	}
+	g_free(j);
+	return ok;
+}
+
+/* The combine: cugen combine over the shards that hold this key. */
+static gboolean run_combine(Nv *n, Scratch *x)
+{
+	GPtrArray *shards = nvcc_find_shards(x->key);
+	gboolean ok = FALSE;
+	if (!shards->len) {
+		n->fatal = g_strdup_printf("no directory of CUGEN_COMBINE holds a shard of %s (key %s): build it "
+					   "with CUGEN_SHARD_DIR and CUGEN_ARCHS, the same command, source and "
+					   "directory", n->source, x->key);
+	} else {
+		GPtrArray *a = g_ptr_array_new();
+		g_ptr_array_add(a, x->self);
+		g_ptr_array_add(a, "combine");
+		g_ptr_array_add(a, "-B");
+		g_ptr_array_add(a, x->b);
+		const char *trust = g_getenv("CUGEN_TRUST");
+		if (trust && *trust) {
+			g_ptr_array_add(a, "--trust");
+			g_ptr_array_add(a, (char *)trust);
+		}
+		for (guint i = 0; i < shards->len; i++)
+			g_ptr_array_add(a, g_ptr_array_index(shards, i));
+		g_ptr_array_add(a, NULL);
+		g_clear_pointer(&x->log, g_free);
+		ok = spawn_quiet((char **)a->pdata, &x->log);
+		if (!ok) {
+			/* combine's own refusal: the source, arch, first difference */
+			GString *why = g_string_new(NULL);
+			char **lines = g_strsplit(x->log, "\n", -1);
+			for (guint i = 0; lines[i]; i++)
+				if (strstr(lines[i], "error:"))
+					g_string_append_printf(why, "%s%s", why->len ? "; " : "", lines[i]);
+			g_strfreev(lines);
+			n->fatal = g_strdup_printf("%s: the shards do not combine: %s", n->source,
+						   why->len ? why->str : g_strstrip(x->log));
+			g_string_free(why, TRUE);
+		}
+		g_ptr_array_free(a, TRUE);
+	}
+	g_ptr_array_unref(shards);
+	return ok;
+}
+
+static gboolean put_object(Nv *n, Scratch *x, const char *cwd)
+{
+	gchar *data = NULL;
+	gsize len = 0;
+	GError *err = NULL;
+	char *dest = cg_path_join(cwd, n->out);
+	gboolean ok = g_file_get_contents(x->obj, &data, &len, &err) &&
+		      g_file_set_contents(dest, data, (gssize)len, &err);
+	if (!ok) {
+		n->why = g_strdup_printf("the object: %s", err->message);
+		g_clear_error(&err);
+	} else if (n->dep && !write_deps(n)) {
+		n->why = g_strdup("nvcc -M failed");
+		ok = FALSE;
+	}
+	g_free(dest);
+	g_free(data);
+	return ok;
+}
+
+/* cugen's way; FALSE (n->why set) to run the real nvcc instead, or
+ * n->fatal set for a combine that cannot be done. */
 static gboolean build(Nv *n, const char *cwd)
 {
+	const char *modewhy = NULL;
+	NvMode mode = nvcc_mode(&modewhy);
+	if (modewhy) {
+		n->fatal = g_strdup(modewhy);
+		return FALSE;
+	}
 	Jobserver js = { 0 };
 	js.rfd = js.wfd = -1;
 	GError *err = NULL;
 	gboolean ok = FALSE;
-	guint jobs = jobs_for(n, &js);
-	char *tmp = cg_make_tmp_dir("cugen-nvcc", &err), *log = NULL;
-	GString *ini = tmp ? project(n, cwd, jobs) : NULL;
-	if (!tmp) {
-		n->why = g_strdup_printf("no scratch directory: %s", err->message);
-		g_clear_error(&err);
-		goto out;
-	}
+	Scratch x = { 0 };
+	x.lock = -1;
+	x.ninja = g_getenv("NINJA") && *g_getenv("NINJA") ? g_getenv("NINJA") : "ninja";
+	char *src = cg_path_join(cwd, n->source), *sub = NULL;
+	GString *ini = project(n, cwd);
 	if (!ini)
 		goto out;
-	char *file = g_build_filename(tmp, "cugen.ini", NULL), *b = g_build_filename(tmp, "b", NULL);
-	char *self = g_file_read_link("/proc/self/exe", NULL);
-	const char *ninja = g_getenv("NINJA") && *g_getenv("NINJA") ? g_getenv("NINJA") : "ninja";
-	char *j = g_strdup_printf("%u", jobs);
-	char *setup[] = { self, "setup", "-S", tmp, "-f", file, "-B", b, "--profile", "nvcc", NULL };
-	char *run[] = { (char *)ninja, "-C", b, "-j", j, NULL };
-	char *obj = NULL;
-	if (!self || !g_file_set_contents(file, ini->str, (gssize)ini->len, NULL)) {
-		n->why = g_strdup("cannot write the scratch project");
-	} else if (!spawn_quiet(setup, &log)) {
-		n->why = g_strdup_printf("setup failed: %s", g_strstrip(log));
-	} else if ((g_free(log), !spawn_quiet(run, &log))) {
-		n->why = g_strdup("the build failed (nvcc says why)");
-		say("%s", log);
-	} else if (!(obj = built_object(ninja, b))) {
-		n->why = g_strdup("no object in the build");
-	} else {
-		gchar *data = NULL;
-		gsize len = 0;
-		char *dest = cg_path_join(cwd, n->out);
-		if (!g_file_get_contents(obj, &data, &len, &err) || !g_file_set_contents(dest, data, (gssize)len, &err)) {
-			n->why = g_strdup_printf("the object: %s", err->message);
-			g_clear_error(&err);
-		} else if (n->dep && !write_deps(n)) {
-			n->why = g_strdup("nvcc -M failed");
-		} else {
-			say("%s: %u arch entries built by cugen's graph, %u job%s%s", n->source, n->archs->len, jobs,
-			    jobs == 1 ? "" : "s", js.present ? " (make's jobserver)" : "");
-			ok = TRUE;
-		}
-		g_free(dest);
-		g_free(data);
+	if (mode != NV_LOCAL && !(x.key = nvcc_key(ini->str, src, &err))) {
+		n->why = g_strdup_printf("%s", err->message);
+		goto out;
 	}
-	g_free(obj);
-	g_free(j);
-	g_free(self);
-	g_free(file);
-	g_free(b);
+	x.tmp = mode == NV_LOCAL ? cg_make_tmp_dir("cugen-nvcc", &err) : nvcc_fixed_scratch(x.key, &x.lock, &err);
+	if (!x.tmp) {
+		n->why = g_strdup_printf("no scratch directory: %s", err->message);
+		goto out;
+	}
+	guint jobs = jobs_for(n, &js);
+	g_string_append_printf(ini, "[profile nvcc]\njobs = %u\n", jobs);
+	x.file = g_build_filename(x.tmp, "cugen.ini", NULL);
+	x.b = g_build_filename(x.tmp, "b", NULL);
+	x.self = g_file_read_link("/proc/self/exe", NULL);
+	if (!x.self || !g_file_set_contents(x.file, ini->str, (gssize)ini->len, NULL)) {
+		n->why = g_strdup("cannot write the scratch project");
+		goto out;
+	}
+	if (mode == NV_SHARD) {
+		GString *words = g_string_new(NULL);
+		for (guint i = 0; i < n->archs->len; i++)
+			g_string_append_printf(words, "%s%s", i ? " " : "", (char *)g_ptr_array_index(n->archs, i));
+		char *archs = NULL, *ptx = NULL, *bad = NULL, *spec = g_string_free(words, FALSE);
+		gboolean read = archspell_gencode(spec, &archs, &ptx, &bad);
+		sub = read ? nvcc_shard_archs(archs) : NULL;
+		g_free(spec);
+		g_free(archs);
+		g_free(ptx);
+		g_free(bad);
+		if (!sub) {
+			n->why = g_strdup("its arch entries cannot be read");
+			goto out;
+		}
+	}
+	if (mode == NV_SHARD && *sub) {
+		ok = run_setup(n, &x, sub) && run_ninja(n, &x, jobs, TRUE);
+		char *shard = ok ? g_build_filename(x.b, "shard", NULL) : NULL;
+		if (ok && !nvcc_store_shard(shard, x.key, &err)) {
+			n->fatal = g_strdup(err->message);
+			ok = FALSE;
+		}
+		g_free(shard);
+	} else if (mode == NV_COMBINE) {
+		ok = run_setup(n, &x, NULL) && run_combine(n, &x);
+	} else {
+		/* here, or a shard none of whose archs this compile has: the
+		 * whole object, so that the outer build completes */
+		ok = run_setup(n, &x, NULL) && run_ninja(n, &x, jobs, FALSE);
+	}
+	ok = ok && put_object(n, &x, cwd);
+	if (ok)
+		say("%s: %u arch entries %s, %u job%s%s", n->source, n->archs->len,
+		    mode == NV_COMBINE ? "combined from shards" : mode == NV_SHARD && *sub ? "built for this shard"
+		    : "built by cugen's graph", jobs, jobs == 1 ? "" : "s", js.present ? " (make's jobserver)" : "");
 out:
+	g_clear_error(&err);
 	jobserver_give_back(&js);
 	if (ini)
 		g_string_free(ini, TRUE);
-	if (tmp && !g_getenv("CUGEN_NVCC_KEEP"))
-		cg_rm_tree(tmp);
-	g_free(tmp);
-	g_free(log);
+	if (x.tmp && x.lock >= 0)
+		nvcc_release_scratch(x.tmp, &x.lock, g_getenv("CUGEN_NVCC_KEEP") != NULL);
+	else if (x.tmp && !g_getenv("CUGEN_NVCC_KEEP"))
+		cg_rm_tree(x.tmp);
+	g_free(x.tmp);
+	g_free(x.file);
+	g_free(x.b);
+	g_free(x.self);
+	g_free(x.log);
+	g_free(x.key);
+	g_free(x.obj);
+	g_free(src);
+	g_free(sub);
 	return ok;
 }
 
@@ -479,8 +613,16 @@ int cmd_nvcc(int argc, char **argv)
 	n.flags = g_ptr_array_new_with_free_func(g_free);
 	char *cwd = g_get_current_dir();
 	int rc = 0;
-	if (!read_args(&n, cwd) || !build(&n, cwd))
+	if (read_args(&n, cwd) && !build(&n, cwd)) {
+		if (n.fatal) {
+			fprintf(stderr, "cugen nvcc: error: %s\n", n.fatal);
+			rc = 1;
+		} else {
+			rc = run_real(&n);
+		}
+	} else if (n.why && !n.fatal) {
 		rc = run_real(&n);
+	}
 	g_free(cwd);
 	g_free(n.out);
 	g_free(n.source);
@@ -488,6 +630,7 @@ int cmd_nvcc(int argc, char **argv)
 	g_free(n.mt);
 	g_free(n.ccbin);
 	g_free(n.why);
+	g_free(n.fatal);
 	g_ptr_array_unref(n.archs);
 	g_ptr_array_unref(n.flags);
 	g_free(found);

@@ -30,6 +30,8 @@ CYTHON_EXTERN_C int cy_launch(int *p)
 }
 CU
 cd "$P" || exit 1
+mkdir -p "$WORK/tmp"
+export TMPDIR=$WORK/tmp
 GENCODE="--generate-code=arch=compute_75,code=sm_75 --generate-code=arch=compute_80,code=sm_80 --generate-code=arch=compute_100f,code=sm_100 --generate-code=arch=compute_120,code=compute_120"
 
 note "a CuPy-style compile: plain nvcc's images, through cugen's graph"
@@ -52,7 +54,7 @@ done
 "$CUGEN" nvcc -arch=sm_80 -Iinclude -c sum.cu -o again.o && cp again.o again1.o &&
 	"$CUGEN" nvcc -arch=sm_80 -Iinclude -c sum.cu -o again.o || die "cugen nvcc sum.cu"
 cmp -s again.o again1.o || die "two compiles of a template-only TU differ"
-ls -d "${TMPDIR:-/tmp}"/cugen-nvcc* 2>/dev/null | grep -q . && die "a scratch directory was left"
+ls -d "$TMPDIR"/cugen-nvcc* 2>/dev/null | grep -q . && die "a scratch directory was left"
 
 note "the launcher form names its nvcc"
 CUGEN_VERBOSE=1 "$CUGEN" nvcc "$NVCC" -arch=sm_80 -c cy.cu '-DCYTHON_EXTERN_C=extern "C"' 2>v.l ||
