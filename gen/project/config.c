@@ -682,6 +682,21 @@ Config *config_load(const ConfigOptions *opt, GError **err)
 	gboolean ok = TRUE;
 	for (char **d = opt->defines; ok && d && *d; d++)
 		ok = cf_apply_define(secs, *d, err);
+	/* [project] source_dir: where the file's paths start (a file kept
+	 * outside the tree it builds) */
+	Section *ps = ok ? cf_find_section(secs, SEC_PROJECT, NULL) : NULL;
+	Entry *sd = ps ? cf_find_entry(ps, "source_dir") : NULL;
+	if (sd && *sd->value) {
+		char *d = cg_path_join(c->srcdir, sd->value);
+		if (!g_file_test(d, G_FILE_TEST_IS_DIR)) {
+			cf_entry_error(err, sd, "source_dir '%s' is not a directory", sd->value);
+			g_free(d);
+			ok = FALSE;
+		} else {
+			g_free(c->srcdir);
+			c->srcdir = d;
+		}
+	}
 	const char *profile = NULL;
 	if (ok)
 		ok = choose_profile(c, secs, opt, &profile, err);

@@ -38,7 +38,8 @@ typedef struct {
 /* ---- known sections and keys ---- */
 
 static const char *const project_keys[] = {
-	"name", "version", "gate", "profile", "buildtype", "prefix", "bindir", "libdir", "includedir", "datadir", "install_rpath", NULL
+	"name", "version", "gate", "profile", "buildtype", "prefix", "bindir", "libdir", "includedir", "datadir", "install_rpath",
+	"source_dir", NULL
 };
 const char *const cf_gate_values[] = { "auto", "yes", "no", NULL };
 const char *const cf_cuda_keys[] = {

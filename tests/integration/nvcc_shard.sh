@@ -2,9 +2,10 @@
 # examples/pyext: a setuptools extension whose build_ext compiles its
 # .cu files through $NVCC with a CuPy-like command. NVCC="cugen nvcc"
 # builds it per arch (plain nvcc's images); two shard runs
-# (CUGEN_SHARD_DIR, CUGEN_ARCHS), each in its own build directories, and
-# a combine run (CUGEN_COMBINE) give an extension module byte-identical to
-# the one-machine build's, and the combine runs no cicc or ptxas (its
+# (CUGEN_SHARD_DIR, CUGEN_ARCHS), in their own build directories and the
+# second in a checkout at another path, and
+# a combine run (CUGEN_COMBINE) give objects and an extension module
+# byte-identical to the one-machine build's, and the combine runs no cicc or ptxas (its
 # edges.log); a missing shard, a tampered image and both variables at
 # once are one error each.
 . "$(dirname "$0")/lib.sh"
@@ -31,13 +32,18 @@ same_images t0/scale.cu.o t1/scale.cu.o "scale.cu"
 
 note "two shards, each in its own build directories, then the combine"
 NVCC="$CUGEN nvcc" CUGEN_SHARD_DIR=$P/S1 CUGEN_ARCHS="75 80" build_ext o2 t2 || die "shard 1"
-NVCC="$CUGEN nvcc" CUGEN_SHARD_DIR=$P/S2 CUGEN_ARCHS="sm_100f 120" build_ext o3 t3 || die "shard 2"
+# (shard 2 in a checkout at another path, as on another runner)
+mkdir -p "$WORK/elsewhere"
+cp -r "$SRC/examples/pyext" "$WORK/elsewhere/py"
+(cd "$WORK/elsewhere/py" && NVCC="$CUGEN nvcc" CUGEN_SHARD_DIR=$P/S2 CUGEN_ARCHS="sm_100f 120" build_ext o3 t3) ||
+	die "shard 2"
 images t2/scale.cu.o | grep -q '^elf sm_80 ' && ! images t2/scale.cu.o | grep -q 'sm_100f' ||
 	die "shard 1's object is not its archs only"
-images t3/scale.cu.o | grep -q '^ptx compute_120 ' || die "shard 2's object lacks the PTX-only entry"
+images "$WORK/elsewhere/py/t3/scale.cu.o" | grep -q '^ptx compute_120 ' || die "shard 2's object lacks the PTX-only entry"
 ls -d "$TMPDIR"/cugen-nvcc* 2>/dev/null | grep -q . && die "a shard run left its scratch directory"
 NVCC="$CUGEN nvcc" CUGEN_COMBINE="$P/S1 $P/S2" CUGEN_NVCC_KEEP=1 CUGEN_VERBOSE=1 build_ext o4 t4 || die "the combine"
 [ "$(grep -c "combined from shards" t4.log)" = 2 ] || { cat t4.log; die "not both .cu combined"; }
+for o in scale fill; do cmp t1/$o.cu.o t4/$o.cu.o || die "the combined $o.cu.o differs from the one-machine build's"; done
 cmp "$(ext o1)" "$(ext o4)" || die "the combined module differs from the one-machine build's"
 for log in "$TMPDIR"/cugen-nvcc-shard-*/b/.cugen/edges.log; do
 	grep -q 'fatbinary' "$log" || die "$log: no fatbinary (not the combine's log)"
