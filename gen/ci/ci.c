@@ -17,6 +17,7 @@
 
 #include <glib/gstdio.h>
 
+#include "ci_int.h"
 #include "commands.h"
 #include "plan.h"
 #include "runner.h"
@@ -53,11 +54,13 @@ static const struct {
 	{ "gitlab", "gitlab-small", 6, { NULL } },
 };
 
+/* The jobs' container image where --image gives none. */
+#define DEFAULT_IMAGE "nvidia/cuda:13.0.0-devel-ubuntu24.04"
+
 /* Minutes a job spends besides compiling: installing, setting up. */
 #define JOB_OVERHEAD_MIN 20
 
-/* A template's text with every line indented by n spaces. */
-static char *indented(const char *name, const char *const *vars, int n)
+char *ci_indented(const char *name, const char *const *vars, int n)
 {
 	char *text = template_expand(name, vars);
 	char **lines = g_strsplit(text, "\n", -1);
@@ -116,9 +119,92 @@ static gboolean remote_url(const char *repo)
 	return !memchr(repo, '/', (gsize)(colon - repo));
 }
 
+static gboolean write_workflow(const char *output, const char *text, GError **err);
+
+/* --nvcc: the workflow of a build that runs cugen nvcc (cinvcc.c). */
+static void ci_nvcc(const CiNvcc *o, const SetupArgs *a, const char *output, GError **err)
+{
+	if (!o->command || !*o->command || !one_line(o->command)) {
+		cg_usage_error(err, "%s", o->command ? "--nvcc: the build command is one line, without control characters"
+						     : "--archs and --upload go with --nvcc 'BUILD COMMAND'");
+		return;
+	}
+	if (a->defines || a->file || a->profile || a->builddir || a->srcdir) {
+		cg_usage_error(err, "--nvcc: the jobs run the project's own build, without cugen.ini: -S, -B, -f, "
+				    "--profile and -D do not apply");
+		return;
+	}
+	const char *up = o->upload ? o->upload : "dist";
+	/* (a plain YAML scalar in the workflow: a relative path's characters) */
+	if (!*up || *up == '-' || *up == '/' || up[strspn(up, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+						      "0123456789._/-")] || strstr(up, "..")) {
+		cg_usage_error(err, "--upload '%s' is not a path in the checkout (letters, digits and ._/-)", up);
+		return;
+	}
+	CiNvcc x = *o;
+	x.upload = up;
+	x.archs = o->archs ? o->archs : "";
+	GString *said = g_string_new(NULL);
+	char *text = ci_nvcc_workflow(&x, said, err);
+	if (text && write_workflow(output, text, err))
+		fputs(said->str, stderr);
+	g_string_free(said, TRUE);
+	g_free(text);
+}
+
+/* The workflow to output (made with its directory; a link is written
+ * where it points, as an editor does: the link stays a link; one to
+ * nothing is an error), or to stdout. */
+static gboolean write_workflow(const char *output, const char *text, GError **err)
+{
+	GError *e = NULL;
+	if (!output) {
+		fputs(text, stdout);
+		return TRUE;
+	}
+	/* (.github/workflows/ may not exist yet) */
+	char *dir = g_path_get_dirname(output);
+	g_mkdir_with_parents(dir, 0755);
+	g_free(dir);
+	GStatBuf lst;
+	gboolean link = g_lstat(output, &lst) == 0 && S_ISLNK(lst.st_mode);
+	char *real = NULL;
+	if (link) {
+		/* (its target may not exist yet: a file in a directory that does) */
+		char *to = g_file_read_link(output, NULL);
+		char *odir = g_path_get_dirname(output);
+		char *target = to ? (g_path_is_absolute(to) ? g_strdup(to) : g_build_filename(odir, to, NULL)) : NULL;
+		char *tdir = target ? g_path_get_dirname(target) : NULL;
+		char *rdir = tdir ? realpath(tdir, NULL) : NULL;
+		if (rdir) {
+			char *base = g_path_get_basename(target);
+			real = g_build_filename(rdir, base, NULL);
+			g_free(base);
+		} else {
+			cg_error(err, "cannot write '%s': it is a symbolic link to '%s', which does not exist", output,
+				 to ? to : "?");
+		}
+		free(rdir);
+		g_free(tdir);
+		g_free(target);
+		g_free(odir);
+		g_free(to);
+		if (!real)
+			return FALSE;
+	}
+	gboolean ok = g_file_set_contents(real ? real : output, text, -1, &e);
+	if (!ok) {
+		cg_error(err, "cannot write '%s': %s", output, e->message);
+		g_error_free(e);
+	}
+	g_free(real);
+	return ok;
+}
+
 int cmd_ci(int argc, char **argv)
 {
 	char *provider = NULL, *output = NULL, *image = NULL, *repo = NULL, *ref = NULL, *runner = NULL;
+	char *nvcc = NULL, *nvcc_archs = NULL, *upload = NULL;
 	Runner *r = NULL;
 	int nshards = 2;
 	SetupArgs a = { 0 };
@@ -135,6 +221,9 @@ int cmd_ci(int argc, char **argv)
 		{ "file", 'f', 0, G_OPTION_ARG_FILENAME, &a.file, "Project file", "FILE" },
 		{ "profile", 0, 0, G_OPTION_ARG_STRING, &a.profile, "Profile the jobs set up with", "NAME" },
 		{ "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &a.defines, "Override an INI key", "SECTION.KEY=VALUE" },
+		{ "nvcc", 0, 0, G_OPTION_ARG_STRING, &nvcc, "The project's own build command, run in every job with NVCC=\"cugen nvcc\" (no cugen.ini)", "COMMAND" },
+		{ "archs", 0, 0, G_OPTION_ARG_STRING, &nvcc_archs, "With --nvcc: the arch entries the shards split", "LIST" },
+		{ "upload", 0, 0, G_OPTION_ARG_FILENAME, &upload, "With --nvcc: what the combine job keeps (default: dist)", "PATH" },
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new(NULL);
@@ -215,6 +304,10 @@ int cmd_ci(int argc, char **argv)
 		g_ptr_array_add(said, g_strconcat("-S ", a.srcdir, NULL));
 	if (a.file)
 		g_ptr_array_add(said, g_strconcat("-f ", a.file, NULL));
+	if (nvcc)
+		g_ptr_array_add(said, g_strconcat("--nvcc ", nvcc, NULL));
+	if (nvcc_archs)
+		g_ptr_array_add(said, g_strconcat("--archs ", nvcc_archs, NULL));
 	/* (every value: the jobs clone and build these too) */
 	g_ptr_array_add(said, g_strconcat("--cugen-repo ", repo, NULL));
 	g_ptr_array_add(said, g_strconcat("--cugen-ref ", ref, NULL));
@@ -234,6 +327,12 @@ int cmd_ci(int argc, char **argv)
 		goto out;
 	if (nshards < 1) {
 		cg_usage_error(&err, "--shards must be at least 1");
+		goto out;
+	}
+	if (nvcc || nvcc_archs || upload) {
+		ci_nvcc(&(CiNvcc){ provider, providers_table[pi].indent, nshards, nvcc_archs, nvcc, upload,
+				   image ? image : DEFAULT_IMAGE, repo, ref },
+			&a, output, &err);
 		goto out;
 	}
 	/* the jobs set up the same project: -S and -f as given (relative to
@@ -311,7 +410,7 @@ int cmd_ci(int argc, char **argv)
 		goto out;
 	}
 	int minutes = job_minutes(tc.want_shard_estimate, r->time_limit);
-	const char *img = image ? image : "nvidia/cuda:13.0.0-devel-ubuntu24.04";
+	const char *img = image ? image : DEFAULT_IMAGE;
 	char *shard_tmpl = g_strdup_printf("ci-%s-shard.yml.in", provider);
 	for (int i = 0; i < nshards; i++) {
 		char *n = g_strdup_printf("%d", i + 1);
@@ -342,8 +441,8 @@ int cmd_ci(int argc, char **argv)
 	}
 	const char *no_vars[] = { NULL };
 	const char *pkg_vars[] = { "CUDA_PKG", cuda_pkg, NULL };
-	char *install = indented("ci-install.sh.in", no_vars, providers_table[pi].indent);
-	char *toolkit = indented("ci-toolkit.sh.in", pkg_vars, providers_table[pi].indent);
+	char *install = ci_indented("ci-install.sh.in", no_vars, providers_table[pi].indent);
+	char *toolkit = ci_indented("ci-toolkit.sh.in", pkg_vars, providers_table[pi].indent);
 	char *sm = g_strdup_printf("%d", minutes);
 	char *cm = g_strdup_printf("%d", job_minutes(tc.combine_estimate, r->time_limit));
 	char *artifact = artifact_name(gen.c->name);
@@ -362,47 +461,7 @@ int cmd_ci(int argc, char **argv)
 	g_free(cuda_pkg);
 	g_free(key);
 	g_free(keytext);
-	if (output) {
-		/* (.github/workflows/ may not exist yet) */
-		char *dir = g_path_get_dirname(output);
-		g_mkdir_with_parents(dir, 0755);
-		g_free(dir);
-		/* a link is written where it points, as an editor does (the
-		 * link stays a link); one to nothing is an error */
-		GStatBuf lst;
-		gboolean link = g_lstat(output, &lst) == 0 && S_ISLNK(lst.st_mode);
-		char *real = NULL;
-		if (link) {
-			/* (its target may not exist yet: a file in a directory that does) */
-			char *to = g_file_read_link(output, NULL);
-			char *odir = g_path_get_dirname(output);
-			char *target = to ? (g_path_is_absolute(to) ? g_strdup(to) : g_build_filename(odir, to, NULL)) : NULL;
-			char *tdir = target ? g_path_get_dirname(target) : NULL;
-			char *rdir = tdir ? realpath(tdir, NULL) : NULL;
-			if (rdir) {
-				char *base = g_path_get_basename(target);
-				real = g_build_filename(rdir, base, NULL);
-				g_free(base);
-			} else {
-				cg_error(&err, "cannot write '%s': it is a symbolic link to '%s', which does not exist", output,
-					 to ? to : "?");
-			}
-			free(rdir);
-			g_free(tdir);
-			g_free(target);
-			g_free(odir);
-			g_free(to);
-		}
-		if (link && !real) {
-			/* (said above) */
-		} else if (!g_file_set_contents(real ? real : output, text, -1, &e)) {
-			cg_error(&err, "cannot write '%s': %s", output, e->message);
-			g_error_free(e);
-		}
-		g_free(real);
-	} else {
-		fputs(text, stdout);
-	}
+	write_workflow(output, text, &err);
 	for (int i = 0; i < nshards; i++) {
 		char *from = plan_costs_source(costs, shard_archs[i]);
 		fprintf(stderr, "cugen: ci: shard %d: archs %s (cost %.0f s, %s)\n", i + 1, shard_archs[i], load[i], from);
@@ -430,6 +489,9 @@ out:
 	g_free(repo);
 	g_free(ref);
 	g_free(runner);
+	g_free(nvcc);
+	g_free(nvcc_archs);
+	g_free(upload);
 	if (r)
 		runner_free(r);
 	g_option_context_free(ctx);

@@ -30,6 +30,7 @@
 #include "archspell.h"
 #include "machine.h"
 #include "nvcc_int.h"
+#include "toolkit.h"
 #include "safepath.h"
 #include "util.h"
 
@@ -67,21 +68,14 @@ static void say(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The real nvcc: $CUDA_PATH's, $CUDA_HOME's, PATH's, /usr/local/cuda's. */
+/* The real nvcc: the toolkit's a cugen.ini without [toolchain] cuda
+ * gets ($CUDA_PATH, $CUDA_HOME, PATH, /usr/local/cuda). */
 static char *find_nvcc(void)
 {
-	const char *vars[] = { "CUDA_PATH", "CUDA_HOME" };
-	for (gsize i = 0; i < G_N_ELEMENTS(vars); i++) {
-		const char *r = g_getenv(vars[i]);
-		if (r && *r) {
-			char *p = g_build_filename(r, "bin", "nvcc", NULL);
-			if (g_file_test(p, G_FILE_TEST_IS_EXECUTABLE))
-				return p;
-			g_free(p);
-		}
-	}
-	char *p = g_find_program_in_path("nvcc");
-	return p ? p : g_strdup("/usr/local/cuda/bin/nvcc");
+	char *root = toolkit_default_root(NULL);
+	char *p = g_build_filename(root ? root : "/usr/local/cuda", "bin", "nvcc", NULL);
+	g_free(root);
+	return p;
 }
 
 static int run_real(const Nv *n)

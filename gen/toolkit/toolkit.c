@@ -85,6 +85,12 @@ static char *find_root(const Config *c, GError **err)
 	return NULL;
 }
 
+char *toolkit_default_root(GError **err)
+{
+	Config none = { 0 };
+	return find_root(&none, err);
+}
+
 static char *first_line(const char *s)
 {
 	const char *nl = strchr(s, '\n');

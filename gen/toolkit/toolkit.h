@@ -42,6 +42,9 @@ typedef struct {
  * and objcopy of the cross toolchain that the INI leaves unset (tk->cc,
  * ...; the Config is not changed). */
 Toolkit *toolkit_probe(const Config *c, const char *builddir, GError **err);
+/* The toolkit no cugen.ini names: $CUDA_PATH's, $CUDA_HOME's, nvcc on
+ * PATH's, /usr/local/cuda; NULL with err for none. */
+char *toolkit_default_root(GError **err);
 /* This machine's target directory name (x86_64-linux, sbsa-linux, ...). */
 const char *toolkit_host_target(void);
 void toolkit_free(Toolkit *tk);
