@@ -257,22 +257,18 @@ static gboolean read_args(Nv *n, const char *cwd)
 }
 
 /* The one-TU project; NULL (n->why set) where cugen.ini cannot say it.
- * Its paths start at cwd ([project] source_dir), so that a source named
- * as nvcc was given it ("k.cu") is named so in the code (__FILE__, line
- * info) and the build does not depend on where the checkout is; a source
- * given by its absolute path (as CMake gives them) keeps nvcc's absolute
- * names (module_id = absolute). For the shard key (for_key), cwd itself
- * is left out where the names do not hold it. */
-static GString *project(Nv *n, const char *cwd, gboolean for_key)
+ * Its paths start at cwd ([project] source_dir), where the command names
+ * its files; modules are named by absolute paths (module_id = absolute)
+ * as nvcc names them: nvcc's images hold the source's absolute path
+ * however the command names it. */
+static GString *project(Nv *n, const char *cwd)
 {
-	gboolean absolute = g_path_is_absolute(n->source);
 	GString *o = g_string_new("[project]\nname = nvcc\nsource_dir =");
-	gboolean ok = ini_put_word(o, for_key && !absolute ? "." : cwd, INI_SCALAR);
+	gboolean ok = ini_put_word(o, cwd, INI_SCALAR);
 	g_string_append(o, "\n[cuda]\narchs =");
 	for (guint i = 0; ok && i < n->archs->len; i++)
 		ok = ini_put_word(o, g_ptr_array_index(n->archs, i), INI_WORDS);
-	if (absolute)
-		g_string_append(o, "\nmodule_id = absolute");
+	g_string_append(o, "\nmodule_id = absolute");
 	char *root = g_path_get_dirname(n->nvcc), *top = g_path_get_dirname(root);
 	g_string_append(o, "\n[toolchain]\ncuda =");
 	ok = ok && ini_put_word(o, top, INI_SCALAR);
@@ -294,12 +290,6 @@ static GString *project(Nv *n, const char *cwd, gboolean for_key)
 		n->why = g_strdup("a word cugen.ini cannot hold");
 		g_string_free(o, TRUE);
 		return NULL;
-	}
-	if (for_key && !absolute) {
-		/* -I's made absolute from cwd: the same directories elsewhere */
-		char *under = g_strconcat(cwd, "/", NULL);
-		g_string_replace(o, under, "@CWD@/", 0);
-		g_free(under);
 	}
 	return o;
 }
@@ -517,17 +507,12 @@ static gboolean build(Nv *n, const char *cwd)
 	x.lock = -1;
 	x.ninja = g_getenv("NINJA") && *g_getenv("NINJA") ? g_getenv("NINJA") : "ninja";
 	char *src = cg_path_join(cwd, n->source), *sub = NULL;
-	GString *ini = project(n, cwd, FALSE);
+	GString *ini = project(n, cwd);
 	if (!ini)
 		goto out;
-	if (mode != NV_LOCAL) {
-		GString *k = project(n, cwd, TRUE);
-		x.key = nvcc_key(k->str, src, &err);
-		g_string_free(k, TRUE);
-		if (!x.key) {
-			n->why = g_strdup_printf("%s", err->message);
-			goto out;
-		}
+	if (mode != NV_LOCAL && !(x.key = nvcc_key(ini->str, src, &err))) {
+		n->why = g_strdup_printf("%s", err->message);
+		goto out;
 	}
 	x.tmp = mode == NV_LOCAL ? cg_make_tmp_dir("cugen-nvcc", &err) : nvcc_fixed_scratch(x.key, &x.lock, &err);
 	if (!x.tmp) {

@@ -1,7 +1,9 @@
 # cugen ci --nvcc: the workflow of a build cugen does not drive, run as
 # generated. examples/pyext (setuptools calling $NVCC) gets a GitLab
 # pipeline that runs end to end under gitlab-ci-local (shell executor,
-# each job in its own copy of the checkout): two shard jobs run the
+# every job in the checkout, one at a time: as GitLab's runners give every
+# job of a pipeline the same checkout path, which nvcc's images hold):
+# two shard jobs run the
 # project's own build command with CUGEN_SHARD_DIR and their arch entries,
 # the combine job runs it with CUGEN_COMBINE, and the objects it keeps are
 # those of a one-machine NVCC="cugen nvcc" build, byte for byte. GitHub's
@@ -28,7 +30,7 @@ P=$WORK/p
 cp -r "$SRC/examples/pyext" "$P"
 cd "$P" || exit 1
 REF=0123456789abcdef0123456789abcdef01234567
-CMD="$PY setup.py build_ext --build-lib build/lib --build-temp build/temp"
+CMD="$PY setup.py build_ext --force --build-lib build/lib --build-temp build/temp"
 gen() { # provider output
 	"$CUGEN" ci --provider "$1" --nvcc "$CMD" --archs "75 80 100f 120" --upload build \
 		--cugen-repo https://example.org/cugen.git --cugen-ref "$REF" -o "$2" 2>gen.txt || { cat gen.txt; die "cugen ci --nvcc $1"; }
@@ -99,7 +101,7 @@ mkdir -p "$WORK/bin" "$WORK/home" "$WORK/tmp"
 ln -s "$CUGEN" "$WORK/bin/cugen"
 ln -s "$(command -v "$NINJA")" "$WORK/bin/ninja" 2>/dev/null || true
 HOME=$WORK/home TMPDIR=$WORK/tmp PATH="$WORK/bin:$CUDA_PATH/bin:$PATH" "$TOOLS/.bin/gitlab-ci-local" \
-	--force-shell-executor --shell-isolation --variable CUGEN_VERBOSE=1 >gcl.txt 2>&1 ||
+	--force-shell-executor --concurrency 1 --variable CUGEN_VERBOSE=1 >gcl.txt 2>&1 ||
 	{ tail -40 gcl.txt; die "the GitLab pipeline failed"; }
 for j in 'shard: \[1,' 'shard: \[2,' 'combine'; do
 	grep -q " PASS  $j" gcl.txt || { tail -40 gcl.txt; die "no passing job $j"; }

@@ -2,12 +2,12 @@
 # examples/pyext: a setuptools extension whose build_ext compiles its
 # .cu files through $NVCC with a CuPy-like command. NVCC="cugen nvcc"
 # builds it per arch (plain nvcc's images); two shard runs
-# (CUGEN_SHARD_DIR, CUGEN_ARCHS), in their own build directories and the
-# second in a checkout at another path, and
+# (CUGEN_SHARD_DIR, CUGEN_ARCHS) in their own build directories and
 # a combine run (CUGEN_COMBINE) give objects and an extension module
 # byte-identical to the one-machine build's, and the combine runs no cicc or ptxas (its
-# edges.log); a missing shard, a tampered image and both variables at
-# once are one error each.
+# edges.log); a missing shard, a tampered image, a shard of a checkout
+# at another path (nvcc's images hold the source's absolute path) and
+# both variables at once are one error each.
 . "$(dirname "$0")/lib.sh"
 need_cuda
 PY=python3
@@ -32,14 +32,16 @@ same_images t0/scale.cu.o t1/scale.cu.o "scale.cu"
 
 note "two shards, each in its own build directories, then the combine"
 NVCC="$CUGEN nvcc" CUGEN_SHARD_DIR=$P/S1 CUGEN_ARCHS="75 80" build_ext o2 t2 || die "shard 1"
-# (shard 2 in a checkout at another path, as on another runner)
-mkdir -p "$WORK/elsewhere"
-cp -r "$SRC/examples/pyext" "$WORK/elsewhere/py"
-(cd "$WORK/elsewhere/py" && NVCC="$CUGEN nvcc" CUGEN_SHARD_DIR=$P/S2 CUGEN_ARCHS="sm_100f 120" build_ext o3 t3) ||
-	die "shard 2"
+NVCC="$CUGEN nvcc" CUGEN_SHARD_DIR=$P/S2 CUGEN_ARCHS="sm_100f 120" build_ext o3 t3 || die "shard 2"
 images t2/scale.cu.o | grep -q '^elf sm_80 ' && ! images t2/scale.cu.o | grep -q 'sm_100f' ||
 	die "shard 1's object is not its archs only"
-images "$WORK/elsewhere/py/t3/scale.cu.o" | grep -q '^ptx compute_120 ' || die "shard 2's object lacks the PTX-only entry"
+images t3/scale.cu.o | grep -q '^ptx compute_120 ' || die "shard 2's object lacks the PTX-only entry"
+# (a checkout at another path makes other images, as nvcc's hold the
+# source's absolute path: its shard is another key)
+mkdir -p "$WORK/elsewhere"
+cp -r "$SRC/examples/pyext" "$WORK/elsewhere/py"
+(cd "$WORK/elsewhere/py" && NVCC="$CUGEN nvcc" CUGEN_SHARD_DIR=$P/S5 CUGEN_ARCHS="sm_100f 120" build_ext o3 t3) ||
+	die "shard 2 elsewhere"
 ls -d "$TMPDIR"/cugen-nvcc* 2>/dev/null | grep -q . && die "a shard run left its scratch directory"
 NVCC="$CUGEN nvcc" CUGEN_COMBINE="$P/S1 $P/S2" CUGEN_NVCC_KEEP=1 CUGEN_VERBOSE=1 build_ext o4 t4 || die "the combine"
 [ "$(grep -c "combined from shards" t4.log)" = 2 ] || { cat t4.log; die "not both .cu combined"; }
@@ -60,6 +62,9 @@ for f in $(find S3 -name '*.cubin'); do printf 'X' | dd of="$f" bs=1 seek=200 co
 NVCC="$CUGEN nvcc" CUGEN_COMBINE="$P/S1 $P/S3" build_ext o6 t6 && die "a tampered shard combined"
 grep -q "^cugen nvcc: error: kernels/.*: the shards do not combine: .*sm_100f.cubin' is corrupt" t6.log ||
 	{ cat t6.log; die "no error naming the tampered image"; }
+NVCC="$CUGEN nvcc" CUGEN_COMBINE="$P/S1 $P/S5" build_ext o8 t8 && die "a shard of a checkout elsewhere combined"
+grep -q "^cugen nvcc: error: kernels/.*: the shards do not combine: .*no shard has image" t8.log ||
+	{ cat t8.log; die "no error for the other checkout's shard"; }
 NVCC="$CUGEN nvcc" CUGEN_COMBINE="$P/S1" CUGEN_SHARD_DIR=$P/S4 CUGEN_ARCHS=80 build_ext o7 t7 && die "both modes at once"
 grep -q "^cugen nvcc: error: CUGEN_SHARD_DIR and CUGEN_COMBINE are both set" t7.log || { cat t7.log; die "no error for both modes"; }
 ls -d "$TMPDIR"/cugen-nvcc* 2>/dev/null | grep -q . && die "a scratch directory or lock was left"
