@@ -151,25 +151,27 @@ static gboolean read_args(Nv *n, const char *cwd)
 		"--keep", "-save-temps", "--save-temps", "--list-gpu-code", "-code-ls", "--list-gpu-arch",
 		"-arch-ls", "-optix-ir", "--optix-ir", "-lto", "-dlto", "-v", "--verbose", "-rdc=true",
 		"--relocatable-device-code=true", "-G", "--device-debug", "-cuda", "--cuda", "-odir",
-		"--output-directory", "-keep-dir", "--keep-dir", "-lineinfo-ls", NULL };
+		"--output-directory", "-keep-dir", "--keep-dir", "-optf", "--options-file", NULL };
 	/* options whose value is the next word (also NAME=VALUE) */
 	static const char *const valued[] = { "-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options",
 		"-Xnvlink", "--nvlink-options", "-Xcudafe", "-Xlinker", "--linker-options", "-Xarchive",
 		"--archive-options", "-maxrregcount", "--maxrregcount", "-m", "--machine", "-ftz", "-prec-div",
 		"-prec-sqrt", "-fmad", "-ewp", "-Werror", "--Werror", "-diag-suppress", "--diag-suppress",
 		"-default-stream", "--default-stream", "-rdc", "--relocatable-device-code", "-allow-unsupported-compiler",
-		"-split-compile", "--split-compile", "-extra-device-vectorization", "-Wno-deprecated-gpu-targets", NULL };
+		"-split-compile", "--split-compile", "-D", "--define-macro", "-U", "--undefine-macro", "-L",
+		"--library-path", "-l", "--library", "-std", "--std", "-idirafter", "-iquote", NULL };
 	n->threads = -1;
 	for (int i = 0; i < n->nargs; i++) {
 		const char *w = n->args[i], *v = NULL;
 		if (is_any(w, other) || g_str_has_prefix(w, "--dryrun") || g_str_has_prefix(w, "-odir=") ||
-		    g_str_has_prefix(w, "--output-directory=")) {
+		    g_str_has_prefix(w, "--output-directory=") || g_str_has_prefix(w, "--options-file=") ||
+		    g_str_has_prefix(w, "-optf=")) {
 			n->why = g_strdup_printf("'%s' is not a compile cugen builds", w);
 			return FALSE;
 		}
 		if (!strcmp(w, "-c") || !strcmp(w, "--compile")) {
 			n->compile = TRUE;
-		} else if (opt(n, &i, "-o", "--output-file", TRUE, &v)) {
+		} else if (opt(n, &i, "-o", "--output-file", FALSE, &v)) {
 			g_free(n->out);
 			n->out = g_strdup(v);
 		} else if (opt(n, &i, "-gencode", "--generate-code", FALSE, &v)) {
