@@ -249,6 +249,53 @@ static void compare_without(Im *im, ImTarget *t, CmTarget *v, const char *n)
 	g_ptr_array_unref(b);
 }
 
+/* Whether v reads as an arch list: "80;90", "75 80-real 90a". */
+static gboolean arch_list_value(const char *v, guint *n)
+{
+	char **w = g_strsplit_set(v, "; ,", -1);
+	gboolean ok = TRUE;
+	*n = 0;
+	for (guint i = 0; ok && w[i]; i++) {
+		const char *x = w[i];
+		if (!*x)
+			continue;
+		gsize d = strspn(x, "0123456789");
+		x += d;
+		if (*x == 'a' || *x == 'f')
+			x++;
+		ok = (d == 2 || d == 3) && (!*x || !strcmp(x, "-real") || !strcmp(x, "-virtual"));
+		*n += ok;
+	}
+	g_strfreev(w);
+	return ok && *n > 0;
+}
+
+/* A project's own cache variable holding an arch list (bitsandbytes'
+ * COMPUTE_CAPABILITY): what the project picks from it is not seen by
+ * the arch probe, which varies CMAKE_CUDA_ARCHITECTURES only. */
+static void warn_arch_variables(Im *im)
+{
+	if (!im->any_cuda)
+		return;
+	GList *keys = g_list_sort(g_hash_table_get_keys(im->p->cache), (GCompareFunc)strcmp);
+	for (GList *k = keys; k; k = k->next) {
+		const char *name = k->data, *v = cm_cache(im->p, name);
+		guint n = 0;
+		if (g_str_has_prefix(name, "CMAKE_") || g_str_has_prefix(name, "_") || strstr(name, "CUDA_ARCHITECTURES") ||
+		    !arch_list_value(v, &n))
+			continue;
+		char *up = g_ascii_strup(name, -1);
+		gboolean archy = strstr(up, "ARCH") || strstr(up, "CAPAB") || strstr(up, "SM") || strstr(up, "CC");
+		g_free(up);
+		if (n >= 2 || archy)
+			im_warn(im, NULL, "cache variable %s = '%s' reads as an arch list: sources and defines the project "
+				"picks from it are imported for that list only (the arch probe varies "
+				"CMAKE_CUDA_ARCHITECTURES); for other archs write arch_sources/arch_defines (80+: from 80 "
+				"up), or import with -D%s=...", name, v, name);
+	}
+	g_list_free(keys);
+}
+
 /* Configure again without each arch of the project's list: a source or
  * define that goes with an arch is that arch's (arch_sources,
  * arch_defines), so that a build for other archs gets what CMake's
@@ -694,6 +741,7 @@ int cmd_import(int argc, char **argv)
 	choose_cuda(&im);
 	im_plan_installs(&im);
 	probe_archs(&im, scratch, srcdir, args);
+	warn_arch_variables(&im);
 	int status = 0;
 	if (!im.order->len) {
 		fprintf(stderr, "cugen: error: %s: CMake builds no executable or library there\n", srcdir);

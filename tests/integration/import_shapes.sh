@@ -6,7 +6,8 @@
 # CMakeLists.txt rather than the cache (each flag once: the build type's
 # in buildtype, the rest in [cuda] flags / [toolchain], none copied into
 # the targets), and a shared library without VERSION (said, as the
-# project's missing version is). Then a hand-written
+# project's missing version is), and the project's own cache variable
+# holding an arch list (one warning naming it). Then a hand-written
 # "from arch N up" tag (arch_sources/arch_defines 80+:).
 . "$(dirname "$0")/lib.sh"
 need_cuda
@@ -30,6 +31,10 @@ set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -O3 --use_fast_math")
 add_library(kobj OBJECT k.cu)
 set_target_properties(kobj PROPERTIES POSITION_INDEPENDENT_CODE ON)
 add_library(kern SHARED $<TARGET_OBJECTS:kobj> api.cpp)
+set(KERN_ARCHS "80;90" CACHE STRING "the archs kern has kernels for")
+if("90" IN_LIST KERN_ARCHS)
+  target_compile_definitions(kern PRIVATE KERN_90=1)
+endif()
 add_library(hobj OBJECT h.cpp)
 add_executable(app_a main.cpp common.cu)
 add_executable(app_b main.cpp common.cu)
@@ -62,11 +67,13 @@ extern "C" int helper(void);
 int main() { std::printf("%s %d %d\n", which(), kern_api(), helper()); return 0; }
 EOF
 
-note "imported with one warning (no VERSION), every shape as a key"
+note "imported with two warnings (no VERSION, an arch list of its own), every shape as a key"
 "$CUGEN" import . >out.txt 2>&1 || { cat out.txt; die "import failed"; }
 grep -q "^./CMakeLists.txt: warning: project() gives no VERSION: the installed .pc and CMake package have none" out.txt ||
 	{ cat out.txt; die "no warning for a library installed without a version"; }
-grep -q '; 1 warning$' out.txt || { cat out.txt; die "other warnings"; }
+grep -q "^./CMakeLists.txt: warning: cache variable KERN_ARCHS = '80;90' reads as an arch list: .* or import with -DKERN_ARCHS=...$" out.txt ||
+	{ cat out.txt; die "no warning for the project's own arch variable"; }
+grep -q '; 2 warnings$' out.txt || { cat out.txt; die "other warnings"; }
 sect() { sed -n "/^\[target $1\]/,/^\$/p" cugen.ini; }
 sect kern | grep -q '^deps = kobj$' || { cat cugen.ini; die "\$<TARGET_OBJECTS:kobj> is not deps = kobj"; }
 sect kern | grep -q '^; no VERSION in CMake' || { cat cugen.ini; die "an unversioned library is not said"; }
