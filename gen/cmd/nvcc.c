@@ -19,6 +19,7 @@
  * between cugen's graph and the real nvcc.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -397,15 +398,66 @@ typedef struct {
 	int lock;
 } Scratch;
 
+/* The toolkit and host-tool probe one setup makes (~1 s of nvcc and gcc
+ * runs) kept for the next compile: TMPDIR/cugen-probe-nvcc-UID.ini, read
+ * only if it is this user's own regular file, writable by no one else
+ * (setup checks the tools it names against their files again). */
+static char *probe_keep(void)
+{
+	return g_strdup_printf("%s/cugen-probe-nvcc-%ld.ini", g_get_tmp_dir(), (long)geteuid());
+}
+
+static void probe_load(const Scratch *x)
+{
+	char *keep = probe_keep(), *dir = g_build_filename(x->b, ".cugen", NULL);
+	struct stat sb;
+	gsize len = 0;
+	char *text = NULL;
+	if (lstat(keep, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == geteuid() && !(sb.st_mode & 022) &&
+	    (text = cg_read_regular(keep, 1 << 20, TRUE, &len, NULL)) && g_mkdir_with_parents(dir, 0755) == 0) {
+		char *to = toolkit_cache_path(x->b);
+		g_file_set_contents(to, text, (gssize)len, NULL);
+		g_free(to);
+	}
+	g_free(text);
+	g_free(dir);
+	g_free(keep);
+}
+
+static void probe_save(const Scratch *x)
+{
+	char *from = toolkit_cache_path(x->b), *keep = probe_keep(), *text = NULL, *had = NULL;
+	gsize len = 0, hlen = 0;
+	if (g_file_get_contents(from, &text, &len, NULL) &&
+	    !((had = cg_read_regular(keep, 1 << 20, TRUE, &hlen, NULL)) && hlen == len && !memcmp(had, text, len))) {
+		/* beside it, then renamed: a compile reading it sees all or none */
+		char *part = g_strdup_printf("%s.%ld", keep, (long)getpid());
+		int fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			gboolean ok = write(fd, text, len) == (ssize_t)len;
+			ok = close(fd) == 0 && ok;
+			if (!ok || rename(part, keep) != 0)
+				unlink(part);
+		}
+		g_free(part);
+	}
+	g_free(had);
+	g_free(text);
+	g_free(keep);
+	g_free(from);
+}
+
 static gboolean run_setup(Nv *n, Scratch *x, const char *archs)
 {
 	char *setup[] = { x->self, "setup", "-S", x->tmp, "-f", x->file, "-B", x->b, "--profile", "nvcc",
 			  archs ? "--archs" : NULL, (char *)archs, NULL };
 	g_clear_pointer(&x->log, g_free);
+	probe_load(x);
 	if (!spawn_quiet(setup, &x->log)) {
 		n->why = g_strdup_printf("setup failed: %s", g_strstrip(x->log));
 		return FALSE;
 	}
+	probe_save(x);
 	if (!(x->obj = built_object(x->ninja, x->b))) {
 		n->why = g_strdup("no object in the build");
 		return FALSE;
@@ -610,6 +662,9 @@ int cmd_nvcc(int argc, char **argv)
 	n.flags = g_ptr_array_new_with_free_func(g_free);
 	char *cwd = g_get_current_dir();
 	int rc = 0;
+	/* one TU: the planner's costs in the reference machine's seconds,
+	 * without the half-second speed probe every compile would run */
+	g_setenv("CUGEN_SPEED", "1", FALSE);
 	if (read_args(&n, cwd) && !build(&n, cwd)) {
 		if (n.fatal) {
 			fprintf(stderr, "cugen nvcc: error: %s\n", n.fatal);

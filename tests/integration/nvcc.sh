@@ -55,6 +55,14 @@ done
 	"$CUGEN" nvcc -arch=sm_80 -Iinclude -c sum.cu -o again.o || die "cugen nvcc sum.cu"
 cmp -s again.o again1.o || die "two compiles of a template-only TU differ"
 ls -d "$TMPDIR"/cugen-nvcc* 2>/dev/null | grep -q . && die "a scratch directory was left"
+# (the toolkit probe kept for the next compile: this user's, 0600)
+[ "$(stat -c %a "$TMPDIR/cugen-probe-nvcc-$(id -u).ini" 2>/dev/null)" = 600 ] || die "no probe kept for the next compile"
+# one others could have written is not read: garbage there changes nothing
+probe=$TMPDIR/cugen-probe-nvcc-$(id -u).ini
+printf '[host tools]\ncxx=/bin/false\n' >"$probe" && chmod 666 "$probe"
+"$CUGEN" nvcc -arch=sm_80 -c cy.cu -o probed.o '-DCYTHON_EXTERN_C=extern "C"' || die "a hostile probe file broke the compile"
+nm probed.o | grep -q ' T cy_launch$' || die "the compile after a hostile probe file"
+[ "$(stat -c %a "$probe")" = 600 ] || die "the group-writable probe was not replaced"
 
 note "the launcher form names its nvcc"
 CUGEN_VERBOSE=1 "$CUGEN" nvcc "$NVCC" -arch=sm_80 -c cy.cu '-DCYTHON_EXTERN_C=extern "C"' 2>v.l ||
