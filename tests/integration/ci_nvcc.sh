@@ -21,10 +21,7 @@ done
 command -v node >/dev/null || skip "no node"
 command -v rsync >/dev/null || skip "no rsync (gitlab-ci-local needs it)"
 command -v git >/dev/null || skip "no git"
-PY=python3
-[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
-"$PY" -c 'import yaml, setuptools, sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null ||
-	skip "no python3 with yaml, setuptools and Python.h"
+need_pyext yaml
 
 P=$WORK/p
 cp -r "$SRC/examples/pyext" "$P"

@@ -176,3 +176,13 @@ CU
 int main(int argc, char **) { if (argc > 1) std::printf("%d\n", run_a(1) + run_b(2)); return HOST_VALUE - 100; }
 CPP
 }
+
+# PY: a python3 that builds examples/pyext (setuptools and Python.h;
+# Debian's where there is one), with the modules named too; else skip
+need_pyext() { # [module...]
+	PY=python3
+	[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+	_mods=$(printf '%s, ' setuptools sysconfig os sys "$@")
+	"$PY" -c "import ${_mods%, }; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" 2>/dev/null ||
+		skip "no python3 with setuptools${*:+, $*} and Python.h"
+}

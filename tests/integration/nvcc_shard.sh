@@ -10,10 +10,7 @@
 # both variables at once are one error each.
 . "$(dirname "$0")/lib.sh"
 need_cuda
-PY=python3
-[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
-"$PY" -c 'import setuptools, sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null ||
-	skip "no python3 with setuptools and Python.h"
+need_pyext
 P=$WORK/py
 cp -r "$SRC/examples/pyext" "$P"
 cd "$P" || exit 1
